@@ -1,0 +1,25 @@
+# vtuner top-level Makefile.
+#   make            build the module (for every kernel found) and the programs
+#   make check      unit tests on the host, then the VM suite on every kernel
+#   make demo       the whole system end to end in a VM
+# Each part of the tree adds its rules through a fragment included below.
+
+B       ?= build
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ikernel/uapi -Isrc
+
+# Kernels to build and test against: every /lib/modules/*/build present,
+# or KVERS="6.1.0-57-amd64 ..." on the command line.
+KVERS   ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+
+.PHONY: all check check-unit check-vm demo clean
+all:
+
+include kernel/kernel.mk
+-include src/src.mk
+-include tests/tests.mk
+
+clean:
+	rm -rf $(B)
