@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vtp_io.h - frame reader and output queue for non-blocking sockets
+ *
+ * struct vtp_reader accumulates whatever read() returns and yields
+ * complete frames; struct vtp_writer is a bounded byte queue flushed
+ * with writev().  Neither allocates: the reader embeds its buffer, the
+ * writer uses storage given by the caller.  The writer may raise
+ * SIGPIPE on a closed socket: programs using it ignore SIGPIPE.
+ */
+#ifndef VTP_IO_H
+#define VTP_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "proto/vtp.h"
+
+/* Two maximal frames: a read can always complete a pending one. */
+#define VTP_READER_SIZE		(2 * VTP_MAX_FRAME)
+
+struct vtp_reader {
+	size_t start;		/* first byte not yet decoded */
+	size_t end;		/* first free byte */
+	uint8_t buf[VTP_READER_SIZE];
+};
+
+void vtp_reader_init(struct vtp_reader *r);
+
+/*
+ * Free space for the next read; may move the undecoded bytes, which ends
+ * the validity of pointers (TS_DATA payloads) from earlier frames.
+ */
+uint8_t *vtp_reader_space(struct vtp_reader *r, size_t *room);
+void vtp_reader_commit(struct vtp_reader *r, size_t n);
+
+/* One read(): bytes read, 0 at end of file, or -errno (-EAGAIN ...). */
+ssize_t vtp_reader_fill(struct vtp_reader *r, int fd);
+
+/*
+ * The next frame, as vtp_decode().  A frame answered by -ENOTSUP or
+ * -EPROTO is skipped (m->hdr is valid for the ERROR reply); -EBADMSG
+ * and -EMSGSIZE are returned again on every call.  m->u.ts.data stays
+ * valid until the next vtp_reader_space() or vtp_reader_fill().
+ */
+int vtp_reader_next(struct vtp_reader *r, struct vtp_msg *m);
+
+/* Bytes received but not decoded yet. */
+size_t vtp_reader_pending(const struct vtp_reader *r);
+
+struct vtp_writer {
+	uint8_t *buf;
+	size_t cap;
+	size_t head;		/* offset of the oldest queued byte */
+	size_t len;		/* bytes queued */
+};
+
+void vtp_writer_init(struct vtp_writer *w, void *storage, size_t cap);
+
+/* Queue all of iov or nothing: 0 or -ENOBUFS. */
+int vtp_writer_putv(struct vtp_writer *w, const struct iovec *iov, int n);
+int vtp_writer_put(struct vtp_writer *w, const void *data, size_t len);
+
+/*
+ * writev() until the queue is empty or the socket would block: returns
+ * the bytes still queued (wait for POLLOUT if not 0) or -errno.
+ */
+ssize_t vtp_writer_flush(struct vtp_writer *w, int fd);
+
+size_t vtp_writer_pending(const struct vtp_writer *w);
+size_t vtp_writer_room(const struct vtp_writer *w);
+
+#endif /* VTP_IO_H */
