@@ -1,0 +1,65 @@
+# Helpers for VM tests (tests/vm/t/NN-name.sh); source it with
+#   . "$VT_ROOT/tests/vm/lib.sh"
+# A test runs as root inside the VM; exit 0 = pass, 77 = skip, else fail.
+# Environment (set by guest.sh):
+#   VT_ROOT     repository (read-only)      VT_BUILD  its build/ directory
+#   VT_KVER     running kernel (uname -r)   VT_KO     vtunerc.ko for it
+#   VT_VIDTV    directory of the dvb-vidtv-*.ko built for it
+#   VT_RESULTS  writable directory for this test's artifacts (also the cwd)
+#   HOME=/tmp (tmpfs), like /run, /var/tmp and /root
+for _v in VT_ROOT VT_BUILD VT_KVER VT_KO VT_VIDTV VT_RESULTS; do
+	if [ -z "${!_v:-}" ]; then
+		echo "lib.sh: $_v is not set: run tests through tests/vm/run.sh" >&2
+		exit 1
+	fi
+done
+unset _v
+
+log() { echo "[$(date +%T)] $*"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# wait_for PATH [SECS]: wait until PATH exists (default 10 s); status 1 on timeout.
+wait_for() {
+	local path=$1 tries=$((${2:-10} * 10))
+	while [ ! -e "$path" ]; do
+		if [ $tries -le 0 ]; then
+			echo "wait_for: $path did not appear within ${2:-10}s" >&2
+			return 1
+		fi
+		tries=$((tries - 1))
+		sleep 0.1
+	done
+}
+
+_vt_loaded() { grep -q "^$1 " /proc/modules; }
+
+# vt_load [PARAM=VALUE...]: load vtunerc.ko with the given module parameters.
+vt_load() {
+	[ -f "$VT_KO" ] || fail "$VT_KO not built (make module)"
+	modprobe dvb-core || fail "modprobe dvb-core failed"
+	insmod "$VT_KO" "$@" || fail "insmod $VT_KO $* failed"
+}
+
+vt_unload() {
+	! _vt_loaded vtunerc || rmmod vtunerc || fail "rmmod vtunerc failed"
+}
+
+# vidtv_load [PARAM=VALUE...]: load vidtv; the parameters go to the bridge
+# (e.g. frequencies, see Documentation/admin-guide/media/vidtv.rst).
+vidtv_load() {
+	local m
+	modprobe dvb-core || fail "modprobe dvb-core failed"
+	for m in tuner demod; do
+		insmod "$VT_VIDTV/dvb-vidtv-$m.ko" || fail "insmod dvb-vidtv-$m.ko failed"
+	done
+	insmod "$VT_VIDTV/dvb-vidtv-bridge.ko" "$@" || fail "insmod dvb-vidtv-bridge.ko $* failed"
+}
+
+vidtv_unload() {
+	local m
+	for m in bridge demod tuner; do
+		! _vt_loaded "dvb_vidtv_$m" || rmmod "dvb_vidtv_$m" ||
+			fail "rmmod dvb_vidtv_$m failed"
+	done
+}

@@ -1,0 +1,176 @@
+#!/bin/bash
+# Boot a Debian kernel under QEMU (TCG) and run VM tests inside it.
+#   run.sh [--kernel K] [--build DIR] [--timeout SEC] [--results DIR]
+#          [--append 'extra cmdline'] [TEST...]
+# TEST is a name (01-vidtv), a file name (01-vidtv.sh) or a path to a
+# script in tests/vm/t/; none means all of them.  Prints one line per test,
+# appends the counts to <build>/vm/summary and exits 1 if a test failed or
+# the VM died before every test reported (2 on usage errors).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+usage() { sed -n '2,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+kver=""
+build=$root/build
+timeout=""
+results=""
+append=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kver=${2:?}; shift 2 ;;
+	--build) build=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--results) results=${2:?}; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
+	-h | --help) usage ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+
+if [ -z "$kver" ]; then
+	kver=$(cd /boot && ls vmlinuz-* 2>/dev/null | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+	[ -n "$kver" ] || die "no /boot/vmlinuz-* found; use --kernel"
+fi
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "$kernel not found or not readable"
+[ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver not found"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"
+
+mkdir -p "$build"
+build=$(realpath "$build")
+# The guest mounts tmpfs over these host directories.
+for p in "$root" "$build"; do
+	case $p/ in
+	/tmp/* | /run/* | /var/tmp/* | /root/* | /dev/* | /proc/* | /sys/*)
+		die "$p is hidden inside the VM (under a tmpfs mount); move it" ;;
+	esac
+done
+
+tests=()
+[ $# -gt 0 ] || set -- "$here"/t/*.sh
+for t in "$@"; do
+	t=$(basename "$t" .sh)
+	[[ $t =~ ^[A-Za-z0-9._-]+$ ]] || die "bad test name '$t'"
+	[ -x "$here/t/$t.sh" ] || die "no executable test $here/t/$t.sh"
+	tests+=("$t")
+done
+[ ${#tests[@]} -gt 0 ] || die "no tests in $here/t"
+[ -n "$timeout" ] || timeout=$((120 + 330 * ${#tests[@]}))
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, not '$timeout'"
+
+vmdir=$build/vm/$kver
+mkdir -p "$vmdir"
+initrd=$vmdir/initramfs.cpio.gz
+console=$vmdir/console.log
+results=${results:-$vmdir/results}
+
+if [ ! -f "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
+	[ "/lib/modules/$kver/modules.dep" -nt "$initrd" ]; then
+	"$here/mkinitramfs.sh" "$kver" "$initrd" || die "building $initrd failed"
+fi
+
+# Never wipe a directory we did not create.
+if [ -d "$results" ] && [ -n "$(ls -A "$results")" ] && [ ! -e "$results/.vt-results" ]; then
+	die "$results is not empty and not a results directory of ours"
+fi
+rm -rf "$results"
+mkdir -p "$results"
+results=$(realpath "$results")
+touch "$results/.vt-results" "$results/status"
+{
+	printf 'VT_ROOT=%q\n' "$root"
+	printf 'VT_BUILD=%q\n' "$build"
+	printf 'VT_BOOT_KVER=%q\n' "$kver"
+	printf 'VT_TESTS=%q\n' "${tests[*]}"
+} >"$results/guest.env"
+
+qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -nic none
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic slub_debug=FZPU $append"
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=results,path=${results//,/,,},security_model=none"
+	-device virtio-9p-pci,fsdev=results,mount_tag=results)
+
+declare -A reported=()
+npass=0 nfail=0 nskip=0 nlines=0 finished=0
+
+# Print the status lines the guest added since the last call.
+report_new() {
+	local line verdict name secs reason
+	while IFS= read -r line; do
+		nlines=$((nlines + 1))
+		if [ "$line" = done ]; then
+			finished=1
+			continue
+		fi
+		read -r verdict name secs reason <<<"$line"
+		reported[$name]=1
+		case $verdict in
+		ok)
+			npass=$((npass + 1))
+			echo "ok $kver $name (${secs}s)"
+			;;
+		skip)
+			nskip=$((nskip + 1))
+			echo "skip $kver $name${reason:+: $reason}"
+			;;
+		*)
+			nfail=$((nfail + 1))
+			echo "FAIL $kver $name (${secs}s): $reason"
+			tail -n 30 "$results/$name.log" | sed 's/^/    /'
+			;;
+		esac
+	done < <(tail -n +$((nlines + 1)) "$results/status")
+}
+
+start=$SECONDS
+"${qemu[@]}" </dev/null >"$console" 2>&1 &
+qpid=$!
+trap 'kill $qpid 2>/dev/null || true' EXIT
+timed_out=0
+while kill -0 $qpid 2>/dev/null; do
+	report_new
+	if [ $((SECONDS - start)) -ge "$timeout" ]; then
+		timed_out=1
+		kill $qpid 2>/dev/null || true
+		break
+	fi
+	sleep 1
+done
+qrc=0
+wait $qpid || qrc=$?
+trap - EXIT
+report_new
+elapsed=$((SECONDS - start))
+
+# A panic counts even after the last test: e.g. at poweroff, device_shutdown()
+# trips over devices a module left behind.
+vm_state=""
+if grep -q 'Kernel panic' "$console"; then
+	vm_state="kernel panic"
+elif [ $finished = 0 ] && [ $timed_out = 1 ]; then
+	vm_state="timed out after ${timeout}s"
+elif [ $finished = 0 ]; then
+	vm_state="VM stopped early (qemu status $qrc)"
+fi
+if [ -n "$vm_state" ]; then
+	for t in "${tests[@]}"; do
+		[ -z "${reported[$t]:-}" ] || continue
+		nfail=$((nfail + 1))
+		echo "FAIL $kver $t: not completed: $vm_state"
+	done
+	echo "---- $vm_state; last 60 lines of $console"
+	tail -n 60 "$console"
+fi
+
+counts="$npass passed, $nfail failed, $nskip skipped"
+echo "$(date '+%F %T') $kver: $counts in ${elapsed}s${vm_state:+ ($vm_state)}" >>"$build/vm/summary"
+echo "vm $kver: $counts in ${elapsed}s${vm_state:+ ($vm_state)}"
+[ $nfail = 0 ] && [ -z "$vm_state" ]
