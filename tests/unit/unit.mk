@@ -1,0 +1,23 @@
+# Unit tests of the wire protocol (cmocka).  `make check-unit` runs them
+# and ends with a line "N passed, N failed".
+# Needs VTP_LIB from src/proto/proto.mk.
+UNIT_DIR    := $(B)/tests/unit
+UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io
+UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
+UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
+UNIT_LIBS   := $(shell pkg-config --libs cmocka)
+
+.PHONY: check-unit unit-tests
+.SECONDARY: $(UNIT_OBJS)
+check: check-unit
+unit-tests: $(UNIT_TESTS)
+
+check-unit: $(UNIT_TESTS)
+	@tests/unit/run-tests.sh $(UNIT_TESTS)
+
+$(UNIT_DIR)/%.o: tests/unit/%.c tests/unit/vtp_samples.h $(VTP_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(UNIT_CFLAGS) -c $< -o $@
+
+$(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_DIR)/vtp_samples.o $(VTP_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
