@@ -148,11 +148,15 @@ struct vtuner_message {
 
 #define VTUNER_ABI_VERSION	1
 
-/* MSG_SET_FRONTEND: fetch the full DVBv5 parameters with EXT_GET_TUNE;
- * MSG_GET_FRONTEND is answered by the driver from those parameters. */
+/*
+ * MSG_SET_FRONTEND: fetch the full DVBv5 parameters with EXT_GET_TUNE;
+ * MSG_GET_FRONTEND is answered by the driver from those parameters.
+ */
 #define VTUNER_FEAT_PROPS	(1U << 0)
-/* Status and statistics are pushed with EXT_SET_STATUS; MSG_READ_* are
- * never sent and all status reads are answered from that cache. */
+/*
+ * Status and statistics are pushed with EXT_SET_STATUS; MSG_READ_* are
+ * never sent and all status reads are answered from that cache.
+ */
 #define VTUNER_FEAT_STATUS	(1U << 1)
 /* MSG_PIDLIST: fetch the whole PID set (up to 256) with EXT_GET_PIDS. */
 #define VTUNER_FEAT_PIDS	(1U << 2)
@@ -187,7 +191,7 @@ struct vtuner_ext_status {
 	__u16 signal;		/* DVBv3 FE_READ_SIGNAL_STRENGTH */
 	__u16 snr;		/* DVBv3 FE_READ_SNR */
 	__u32 ucblocks;		/* DVBv3 FE_READ_UNCORRECTED_BLOCKS */
-	__u32 reserved;		/* zero */
+	__u32 tune_seq;		/* vtuner_ext_tune.seq described, 0: any */
 	struct dtv_fe_stats strength;		/* DTV_STAT_SIGNAL_STRENGTH */
 	struct dtv_fe_stats cnr;		/* DTV_STAT_CNR */
 	struct dtv_fe_stats pre_bit_error;	/* DTV_STAT_PRE_ERROR_BIT_COUNT */
