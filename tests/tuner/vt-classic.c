@@ -4,7 +4,7 @@
  * tuner.mk) and also as a 32-bit program (vt-classic32), to check the
  * compat path of the driver.
  *
- *   SET_NAME, SET_TYPE, SET_FE_INFO, [SET_NUM_MODES + SET_MODES],
+ *   SET_NAME, SET_TYPE, [SET_NUM_MODES + SET_MODES], SET_FE_INFO,
  *   then answer every message for --exit-after seconds (default 10),
  *   logging one line per message in the format of vt-testtuner.
  *
@@ -252,6 +252,16 @@ static void log_set_frontend(const struct vtuner_message *m, enum kind k)
 	}
 }
 
+static void set_modes(int fd, char (*modes)[VTUNER_TYPE_LEN], int nmodes)
+{
+	if (!nmodes)
+		return;
+	if (ioctl(fd, VTUNER_SET_NUM_MODES, nmodes) < 0)
+		fail(errno, "VTUNER_SET_NUM_MODES");
+	if (ioctl(fd, VTUNER_SET_MODES, modes) < 0)
+		fail(errno, "VTUNER_SET_MODES");
+}
+
 static int cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const __u16 *)a - (int)*(const __u16 *)b;
@@ -267,6 +277,7 @@ static void usage(FILE *out)
 "                       ISDB-T (default DVB-S2)\n"
 "  -m, --modes LIST     SET_NUM_MODES + SET_MODES, e.g. DVB-S2,DVB-T\n"
 "      --no-fe-info     do not call SET_FE_INFO\n"
+"      --modes-after-info  SET_MODES after SET_FE_INFO (default: before)\n"
 "  -f, --freq N         report a lock only at this frequency (+-tolerance)\n"
 "      --tolerance N    default 3000 (kHz) satellite, 1000000 (Hz) otherwise\n"
 "  -l, --log FILE       append one line per message ('-': stdout)\n"
@@ -288,6 +299,7 @@ int main(int argc, char **argv)
 		{ "type", required_argument, NULL, 'T' },
 		{ "modes", required_argument, NULL, 'm' },
 		{ "no-fe-info", no_argument, NULL, 'I' },
+		{ "modes-after-info", no_argument, NULL, 'M' },
 		{ "freq", required_argument, NULL, 'f' },
 		{ "tolerance", required_argument, NULL, 'o' },
 		{ "log", required_argument, NULL, 'l' },
@@ -304,7 +316,7 @@ int main(int argc, char **argv)
 	char modes[VTUNER_MAX_MODES][VTUNER_TYPE_LEN];
 	unsigned long freq = 0, tol = 0, max_msgs = 0, nmsgs = 0;
 	double exit_after = 10;
-	int no_info = 0, nmodes = 0, c, fd, tuned = 0, locked = 0;
+	int no_info = 0, modes_last = 0, nmodes = 0, c, fd, tuned = 0, locked = 0;
 	unsigned int tone = 255, voltage = 255;
 	struct vtuner_message last_fe;
 	struct sigaction sa;
@@ -319,6 +331,7 @@ int main(int argc, char **argv)
 		case 'T': type = optarg; break;
 		case 'm': modes_arg = optarg; break;
 		case 'I': no_info = 1; break;
+		case 'M': modes_last = 1; break;
 		case 'f':
 		case 'o':
 		case 'X': {
@@ -399,6 +412,10 @@ int main(int argc, char **argv)
 		fail(errno, "VTUNER_SET_NAME");
 	if (ioctl(fd, VTUNER_SET_TYPE, type) < 0)
 		fail(errno, "VTUNER_SET_TYPE");
+	/* SET_MODES resets the limits to defaults: SET_FE_INFO after it,
+	 * unless --modes-after-info asks for the other order */
+	if (!modes_last)
+		set_modes(fd, modes, nmodes);
 	if (!no_info) {
 		struct dvb_frontend_info fi;
 
@@ -406,12 +423,8 @@ int main(int argc, char **argv)
 		if (ioctl(fd, VTUNER_SET_FE_INFO, &fi) < 0)
 			fail(errno, "VTUNER_SET_FE_INFO");
 	}
-	if (nmodes) {
-		if (ioctl(fd, VTUNER_SET_NUM_MODES, nmodes) < 0)
-			fail(errno, "VTUNER_SET_NUM_MODES");
-		if (ioctl(fd, VTUNER_SET_MODES, modes) < 0)
-			fail(errno, "VTUNER_SET_MODES");
-	}
+	if (modes_last)
+		set_modes(fd, modes, nmodes);
 	if (ready) {
 		FILE *f = fopen(ready, "w");
 

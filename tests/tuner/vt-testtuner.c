@@ -115,6 +115,7 @@ static struct {
 	struct vtuner_message last_fe;	/* last MSG_SET_FRONTEND */
 	int have_fe;
 	struct tune tune;
+	uint32_t tune_seq;		/* seq of EXT_GET_TUNE, 0: unknown */
 	int64_t tune_ms;
 	int tone, voltage;
 	int locked;
@@ -458,7 +459,9 @@ static void push_status(int64_t now)
 	if (!st.ext || !(st.granted & VTUNER_FEAT_STATUS))
 		return;
 	make_status(&s, now);
-	if (ioctl(st.fd, VTUNER_EXT_SET_STATUS, &s) < 0)
+	s.tune_seq = st.tune_seq;
+	/* ESTALE: a newer tune arrived meanwhile; its message comes next */
+	if (ioctl(st.fd, VTUNER_EXT_SET_STATUS, &s) < 0 && errno != ESTALE)
 		warn_errno("%s: VTUNER_EXT_SET_STATUS", opt.dev);
 	st.last_push_ms = now;
 	st.push_needed = 0;
@@ -553,6 +556,7 @@ static void handle_set_frontend(struct vtuner_message *m, int64_t now)
 					VTUNER_EXT_MAX_PROPS;
 
 			decode_props(&et, &t);
+			st.tune_seq = et.seq;
 			lf(" seq=%" PRIu32, et.seq);
 			log_tune_keys(&t);
 			for (i = 0; i < n; i++) {
@@ -570,6 +574,7 @@ static void handle_set_frontend(struct vtuner_message *m, int64_t now)
 		}
 	}
 	if (!done) {
+		st.tune_seq = 0;
 		decode_classic(m, st.type_sys, &t);
 		log_tune_keys(&t);
 		lf(" raw.frequency=%" PRIu32 " raw.inversion=0x%02x", fe->frequency,
@@ -595,6 +600,8 @@ static void handle_set_frontend(struct vtuner_message *m, int64_t now)
 	lend();
 	st.tune = t;
 	st.tune_ms = now;
+	/* the driver clears its status cache on a tune: push a new one */
+	st.push_needed = 1;
 	/* a new tune always drops the lock first */
 	if (st.locked) {
 		st.locked = 0;
@@ -897,13 +904,6 @@ static void setup(void)
 	if (type && ioctl(st.fd, VTUNER_SET_TYPE, type) < 0)
 		die_errno("%s: VTUNER_SET_TYPE %s", opt.dev, type);
 
-	if (!opt.no_fe_info) {
-		fill_fe_info(&fi, sys);
-		if (ioctl(st.fd, VTUNER_SET_FE_INFO, &fi) < 0)
-			die_errno("%s: VTUNER_SET_FE_INFO", opt.dev);
-	}
-	if (opt.has_outputs && ioctl(st.fd, VTUNER_SET_HAS_OUTPUTS, opt.has_outputs) < 0)
-		die_errno("%s: VTUNER_SET_HAS_OUTPUTS", opt.dev);
 
 	if (opt.classic && opt.ndelsys > 1) {
 		char modes[VTUNER_MAX_MODES][VTUNER_TYPE_LEN];
@@ -933,6 +933,14 @@ static void setup(void)
 		if (ioctl(st.fd, VTUNER_EXT_SET_DELSYS, &d) < 0)
 			die_errno("%s: VTUNER_EXT_SET_DELSYS", opt.dev);
 	}
+	/* after the delivery systems, which reset the limits to defaults */
+	if (!opt.no_fe_info) {
+		fill_fe_info(&fi, sys);
+		if (ioctl(st.fd, VTUNER_SET_FE_INFO, &fi) < 0)
+			die_errno("%s: VTUNER_SET_FE_INFO", opt.dev);
+	}
+	if (opt.has_outputs && ioctl(st.fd, VTUNER_SET_HAS_OUTPUTS, opt.has_outputs) < 0)
+		die_errno("%s: VTUNER_SET_HAS_OUTPUTS", opt.dev);
 	if (opt.ts_file) {
 		st.ts_fd = open(opt.ts_file, O_RDONLY | O_CLOEXEC);
 		if (st.ts_fd < 0)

@@ -8,6 +8,9 @@
  *	error on the checked PIDs (all PIDs, or those given); 1: errors found;
  *	2: usage or I/O error.
  *
+ *   vt-tscheck --list FILE
+ *	One line per packet: packet=I offset=O pid=P cc=C afc=A pusi=U.
+ *
  *   vt-tscheck --compare A B [--pids LIST]
  *	Exit 0 if the packets of the PIDs (default: all but 0x1fff) are the
  *	same, byte for byte and in the same order, in both files; 1 if not.
@@ -219,6 +222,22 @@ static int parse_pid_list(const char *s)
 	return 0;
 }
 
+static int do_list(const char *name)
+{
+	struct tsfile f;
+	size_t i;
+
+	if (load(&f, name) < 0)
+		return 2;
+	for (i = 0; i < f.npkt; i++) {
+		const uint8_t *p = f.data + f.pkt[i];
+
+		printf("packet=%zu offset=%zu pid=%d cc=%d afc=%d pusi=%d\n", i, f.pkt[i],
+		       pkt_pid(p), p[3] & 0x0f, (p[3] >> 4) & 3, (p[1] >> 6) & 1);
+	}
+	return 0;
+}
+
 static int do_check(const char *name, int quiet)
 {
 	static struct pidstat st[NPIDS];
@@ -325,7 +344,8 @@ static void usage(FILE *out)
 		"         exit 0 clean, 1 errors on the checked PIDs, 2 usage/IO error\n"
 		"  compare: exit 0 if the packets of the PIDs (default all but 0x1fff)\n"
 		"         are identical and in the same order in A and B, else 1\n"
-		"  -q, --quiet   only print the total line\n",
+		"  -q, --quiet   only print the total line\n"
+		"  --list        print one line per packet (index, offset, pid, cc)\n",
 		progname, progname);
 }
 
@@ -336,10 +356,11 @@ int main(int argc, char **argv)
 		{ "pids", required_argument, NULL, 'p' },
 		{ "compare", no_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int compare = 0, quiet = 0, c;
+	int compare = 0, quiet = 0, list = 0, c;
 
 	while ((c = getopt_long(argc, argv, "p:cqh", opts, NULL)) != -1) {
 		switch (c) {
@@ -352,6 +373,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'L':
+			list = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -372,5 +396,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return do_check(argv[optind], quiet);
+	return list ? do_list(argv[optind]) : do_check(argv[optind], quiet);
 }
