@@ -15,6 +15,7 @@
 #include "proto/vtp.h"
 
 #define MAX_ERRNO	4095	/* as the kernel's */
+#define HDR_LEN_OFF	8	/* offset of the length in the header */
 
 /* ---- cursors ------------------------------------------------------------ */
 
@@ -188,7 +189,7 @@ static void frame_begin(struct wr *w, uint8_t *buf, size_t cap,
 /* bad: the message itself broke a protocol limit (-EINVAL). */
 static int frame_end(struct wr *w, bool bad)
 {
-	struct wr len = { .p = w->p + 4, .cap = 4 };
+	struct wr len = { .p = w->p + HDR_LEN_OFF, .cap = 4 };
 
 	if (bad)
 		return -EINVAL;
@@ -718,7 +719,7 @@ int vtp_encode_ts_hdr(uint8_t *buf, size_t cap, uint32_t seq, size_t ts_len)
 	put32(&w, seq);
 	ret = frame_end(&w, false);
 	if (ret > 0) {
-		w = (struct wr){ .p = buf + 4, .cap = 4 };
+		w = (struct wr){ .p = buf + HDR_LEN_OFF, .cap = 4 };
 		put32(&w, 4 + ts_len);
 	}
 	return ret;
