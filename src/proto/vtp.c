@@ -748,49 +748,66 @@ static bool dec_ts(struct rd *r, struct vtp_ts *t)
 
 /* ---- dispatch ----------------------------------------------------------- */
 
-static bool dec_payload(struct rd *r, struct vtp_msg *m)
+/* 0, -EPROTO for a malformed payload or -ENOTSUP for an unknown type. */
+static int dec_payload(struct rd *r, struct vtp_msg *m)
 {
+	bool ok = true;
+
 	switch (m->hdr.type) {
 	case VTP_HELLO:
-		return dec_hello(r, &m->u.hello);
+		ok = dec_hello(r, &m->u.hello);
+		break;
 	case VTP_HELLO_REPLY:
-		return dec_hello_reply(r, &m->u.hello_reply);
+		ok = dec_hello_reply(r, &m->u.hello_reply);
+		break;
 	case VTP_OK:
 	case VTP_LIST_TUNERS:
 	case VTP_CLOSE_TUNER:
-		return true;
+		break;
 	case VTP_ERROR:
-		return dec_error(r, &m->u.error);
+		ok = dec_error(r, &m->u.error);
+		break;
 	case VTP_KEEPALIVE:
 	case VTP_KEEPALIVE_REPLY:
 		m->u.stamp = get64(r);
-		return true;
+		break;
 	case VTP_TUNER_LIST:
-		return dec_tuner_list(r, &m->u.tuners);
+		ok = dec_tuner_list(r, &m->u.tuners);
+		break;
 	case VTP_OPEN_TUNER:
-		return dec_open_tuner(r, &m->u.index);
+		ok = dec_open_tuner(r, &m->u.index);
+		break;
 	case VTP_OPEN_REPLY:
-		return dec_open_reply(r, &m->u.open_reply);
+		ok = dec_open_reply(r, &m->u.open_reply);
+		break;
 	case VTP_TUNE:
-		return dec_tune(r, &m->u.tune);
+		ok = dec_tune(r, &m->u.tune);
+		break;
 	case VTP_SET_TONE:
 	case VTP_SET_VOLTAGE:
 	case VTP_ENABLE_HIGH_VOLTAGE:
 	case VTP_DISEQC_BURST:
 		m->u.value = get8(r);
-		return true;
+		break;
 	case VTP_DISEQC_MASTER:
-		return dec_diseqc(r, &m->u.diseqc);
+		ok = dec_diseqc(r, &m->u.diseqc);
+		break;
 	case VTP_SET_PIDS:
-		return dec_pids(r, &m->u.pids);
+		ok = dec_pids(r, &m->u.pids);
+		break;
 	case VTP_STATUS:
-		return dec_status(r, &m->u.status);
+		ok = dec_status(r, &m->u.status);
+		break;
 	case VTP_DATA_ATTACH:
-		return dec_attach(r, &m->u.attach);
+		ok = dec_attach(r, &m->u.attach);
+		break;
 	case VTP_TS_DATA:
-		return dec_ts(r, &m->u.ts);
+		ok = dec_ts(r, &m->u.ts);
+		break;
+	default:
+		return -ENOTSUP;
 	}
-	return false;
+	return ok && !r->err && r->off == r->len ? 0 : -EPROTO;
 }
 
 const char *vtp_type_name(uint16_t type)
@@ -832,12 +849,9 @@ int vtp_decode(const uint8_t *buf, size_t len, struct vtp_msg *out)
 	out->frame_len = VTP_HDR_LEN + out->hdr.len;
 	if (len < out->frame_len)
 		return 0;
-	if (vtp_type_name(out->hdr.type)[0] == '?')
-		return -ENOTSUP;
 	r = (struct rd){ .p = buf + VTP_HDR_LEN, .len = out->hdr.len };
-	if (!dec_payload(&r, out) || r.err || r.off != r.len)
-		return -EPROTO;
-	return out->frame_len;
+	ret = dec_payload(&r, out);
+	return ret ? ret : (int)out->frame_len;
 }
 
 int vtp_encode(uint8_t *buf, size_t cap, const struct vtp_msg *m)
