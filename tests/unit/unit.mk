@@ -9,7 +9,6 @@ UNIT_LIBS   := $(shell pkg-config --libs cmocka)
 
 .PHONY: check-unit unit-tests
 .SECONDARY: $(UNIT_OBJS)
-check: check-unit
 unit-tests: $(UNIT_TESTS)
 
 check-unit: $(UNIT_TESTS)

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Static checks of the kernel module, one test case each:
+#   W=1 build without warnings and sparse (C=2) clean, for every kernel;
+#   checkpatch.pl --no-tree clean (taken from linux-source-6.12, since the
+#   headers packages do not ship it).
+# Usage: lint.sh BUILD_DIR KVER...      Ends with "N passed, N failed".
+set -uo pipefail
+build=$1
+shift
+passed=0
+failed=0
+result() {
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+for k in "$@"; do
+	dir=$build/lint/$k
+	rm -rf "$dir" && mkdir -p "$dir/uapi"
+	cp kernel/*.c kernel/*.h kernel/Kbuild "$dir/" && cp kernel/uapi/vtuner.h "$dir/uapi/"
+	log=$dir/build.log
+	make -C "/lib/modules/$k/build" M="$(cd "$dir" && pwd)" W=1 C=2 modules >"$log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -E "warning:|error:|sparse:" "$log"; then
+		rc=1
+	fi
+	[ $rc = 0 ] || tail -20 "$log"
+	result $rc "$k: W=1 build and sparse clean"
+done
+
+cp_dir=$build/checkpatch
+if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+	src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$src" ]; then
+		top=$(basename "$src" .tar.xz)
+		mkdir -p "$cp_dir"
+		tar -xJf "$src" -C "$cp_dir" --strip-components=1 \
+			"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+			"$top/scripts/const_structs.checkpatch" 2>/dev/null
+	fi
+fi
+if [ -x "$cp_dir/scripts/checkpatch.pl" ]; then
+	"$cp_dir/scripts/checkpatch.pl" --no-tree --terse --show-types -f \
+		kernel/*.c kernel/*.h kernel/uapi/vtuner.h
+	result $? "checkpatch.pl --no-tree"
+else
+	echo "no linux-source-*.tar.xz to take checkpatch.pl from"
+	result 1 "checkpatch.pl --no-tree"
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
