@@ -1,0 +1,14 @@
+# Code shared by both daemons: $(B)/common/libvtcommon.a
+VTC_SRCS := src/common/log.c
+VTC_HDRS := src/common/log.h
+VTC_OBJS := $(patsubst src/common/%.c,$(B)/common/%.o,$(VTC_SRCS))
+VTC_LIB  := $(B)/common/libvtcommon.a
+
+all: $(VTC_LIB)
+
+$(B)/common/%.o: src/common/%.c $(VTC_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(VTC_LIB): $(VTC_OBJS)
+	$(AR) rcs $@ $^
