@@ -1,0 +1,46 @@
+# Simulated tuner backend of vtunerd, its pure parts (see docs/sim.md):
+#   $(B)/server/sim/libvtsim.a   world, frontend logic, TS generator
+#   $(B)/server/sim/vts-gen      writes a transponder's TS, --list
+#   make check-sim               unit tests, last line "N passed, N failed"
+# Uses B, CC, CFLAGS and BASE_CFLAGS of the top Makefile; needs libdvbpsi
+# (libdvbpsi-dev) and, for the tests, cmocka and ffprobe.
+
+SIM_SRCS := world.c frontend.c si.c es.c mux.c
+SIM_HDRS := src/server/sim/vts.h src/server/sim/vts_int.h
+SIM_OBJS := $(patsubst %.c,$(B)/server/sim/%.o,$(SIM_SRCS))
+SIM_LIB  := $(B)/server/sim/libvtsim.a
+SIM_GEN  := $(B)/server/sim/vts-gen
+SIM_DVBPSI_CFLAGS := $(shell pkg-config --cflags libdvbpsi)
+# what a program linking SIM_LIB needs after it
+SIM_LIBS := $(shell pkg-config --libs libdvbpsi)
+
+SIM_TDIR   := $(B)/tests/unit/sim
+SIM_TNAMES := test_sim_world test_sim_fe test_sim_si test_sim_mux
+SIM_TESTS  := $(addprefix $(SIM_TDIR)/,$(SIM_TNAMES))
+SIM_TCFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
+SIM_TLIBS  := $(shell pkg-config --libs cmocka) $(SIM_LIBS)
+
+.PHONY: sim check-sim
+all: sim
+sim: $(SIM_LIB) $(SIM_GEN)
+
+$(B)/server/sim/%.o: src/server/sim/%.c $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SIM_DVBPSI_CFLAGS) -c $< -o $@
+
+$(SIM_LIB): $(SIM_OBJS)
+	$(AR) rcs $@ $^
+
+$(SIM_GEN): $(B)/server/sim/vts-gen.o $(SIM_LIB)
+	$(CC) $(CFLAGS) $^ $(SIM_LIBS) -o $@
+
+$(SIM_TDIR)/%.o: tests/unit/sim/%.c tests/unit/sim/tscheck.h $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TCFLAGS) -c $< -o $@
+
+$(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB)
+	$(CC) $(CFLAGS) $^ $(SIM_TLIBS) -o $@
+
+check-sim: $(SIM_TESTS) $(SIM_GEN)
+	@cd tests/unit/sim && SIM_BIN=$(abspath $(SIM_TDIR)) \
+		SIM_GEN=$(abspath $(SIM_GEN)) sh ./run.sh $(abspath $(SIM_TESTS))
