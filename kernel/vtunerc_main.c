@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/platform_device.h>
 
 #include "vtunerc_priv.h"
 
@@ -38,6 +39,8 @@ static void vtunerc_ctx_free(struct vtunerc_ctx *ctx)
 	vtunerc_demux_release(ctx);
 	if (ctx->adapter_ok)
 		dvb_unregister_adapter(&ctx->adapter);
+	if (!IS_ERR_OR_NULL(ctx->pdev))
+		platform_device_unregister(ctx->pdev);
 	kvfree(ctx->wbuf);
 	kfree(ctx);
 }
@@ -63,8 +66,15 @@ static int vtunerc_ctx_create(unsigned int idx, struct vtunerc_ctx **out)
 		goto err;
 	}
 
-	ret = dvb_register_adapter(&ctx->adapter, "vTuner", THIS_MODULE, NULL,
-				   adapter_nr);
+	/* A parent device, which DVB tools expect to find in sysfs. */
+	ctx->pdev = platform_device_register_simple("vtunerc", idx, NULL, 0);
+	if (IS_ERR(ctx->pdev)) {
+		ret = PTR_ERR(ctx->pdev);
+		goto err;
+	}
+
+	ret = dvb_register_adapter(&ctx->adapter, "vTuner", THIS_MODULE,
+				   &ctx->pdev->dev, adapter_nr);
 	if (ret < 0)
 		goto err;
 	ctx->adapter_ok = true;

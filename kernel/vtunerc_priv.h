@@ -48,6 +48,7 @@ struct vtunerc_ctx {
 	struct dmx_frontend mem_frontend;
 	bool adapter_ok, demux_ok, dmxdev_ok, fe_ok, hw_fe_ok, mem_fe_ok;
 
+	struct platform_device *pdev;
 	struct device *ctrl_dev;
 	struct proc_dir_entry *proc;
 
