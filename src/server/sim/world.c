@@ -374,6 +374,8 @@ struct vts_parser {
 	struct vts_world *w;
 	struct vts_transponder *tp;	/* current transponder */
 	struct vts_service *svc;	/* current service, or NULL */
+	uint64_t freq;			/* of the current transponder */
+	bool freq_unit;			/* freq in Hz, else in tp's unit */
 	char *err;
 	size_t errlen;
 };
@@ -464,7 +466,11 @@ static char *vts_trim(char *s)
 	return s;
 }
 
-static int vts_parse_freq(const char *val, uint32_t *out)
+/*
+ * A frequency: a plain number (the caller's unit), or with a "MHz" or
+ * "kHz" suffix, then in Hz; *unit says which.
+ */
+static int vts_parse_hz(const char *val, uint64_t *out, bool *unit)
 {
 	static const struct { const char *sfx; unsigned int digits; } u[] = {
 		{ "MHz", 6 }, { "kHz", 3 }, { "", 0 }
@@ -482,12 +488,24 @@ static int vts_parse_freq(const char *val, uint32_t *out)
 		memcpy(num, val, n - sl);
 		num[n - sl] = 0;
 		if (vts_parse_fixed(vts_trim(num), u[i].digits, &v) || v <= 0 ||
-		    v > UINT32_MAX)
+		    v > 100000000000ll)
 			return -1;
 		*out = v;
+		*unit = sl > 0;
 		return 0;
 	}
 	return -1;
+}
+
+static int vts_parse_u32hz(const char *val, uint32_t *out)
+{
+	uint64_t v;
+	bool unit;
+
+	if (vts_parse_hz(val, &v, &unit) || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 static int vts_parse_orbit(const char *val, struct vts_transponder *tp)
@@ -569,7 +587,7 @@ static int vts_tp_key(struct vts_parser *ps, const char *key, const char *val)
 	if (!strcmp(key, "delsys"))
 		return vts_set_sym(vts_delsys_syms, val, &tp->delsys);
 	if (!strcmp(key, "frequency"))
-		return vts_parse_freq(val, &tp->frequency);
+		return vts_parse_hz(val, &ps->freq, &ps->freq_unit);
 	if (!strcmp(key, "polarisation") || !strcmp(key, "polarization"))
 		return vts_set_sym(vts_pol_syms, val, &tp->pol);
 	if (!strcmp(key, "position"))
@@ -583,7 +601,7 @@ static int vts_tp_key(struct vts_parser *ps, const char *key, const char *val)
 	if (!strcmp(key, "rolloff"))
 		return vts_set_sym(vts_rolloff_syms, val, &tp->rolloff);
 	if (!strcmp(key, "bandwidth"))
-		return vts_parse_freq(val, &tp->bandwidth_hz);
+		return vts_parse_u32hz(val, &tp->bandwidth_hz);
 	if (!strcmp(key, "plp"))
 		return vts_parse_u32(val, 255, &tp->plp);
 	if (!strcmp(key, "ts_id"))
@@ -626,10 +644,19 @@ static int vts_svc_key(struct vts_parser *ps, const char *key, const char *val)
 	return 1;
 }
 
-/* the values a section may leave out that depend on the delivery system */
-static void vts_tp_defaults(struct vts_transponder *tp)
+/*
+ * The values that depend on the delivery system, whatever the order of
+ * the keys: the frequency's unit and the defaults.
+ */
+static void vts_tp_finish(struct vts_parser *ps)
 {
+	struct vts_transponder *tp = ps->tp;
 	bool terr = tp->delsys == SYS_DVBT || tp->delsys == SYS_DVBT2;
+	uint64_t f = ps->freq;
+
+	if (ps->freq_unit && vts_delsys_is_sat(tp->delsys))
+		f /= 1000;
+	tp->frequency = f > UINT32_MAX ? 0 : f;
 
 	if (terr && !tp->bandwidth_hz)
 		tp->bandwidth_hz = 8000000;
@@ -648,7 +675,7 @@ static int vts_finish_tp(struct vts_parser *ps)
 
 	if (!ps->tp)
 		return 0;
-	vts_tp_defaults(ps->tp);
+	vts_tp_finish(ps);
 	if (vts_transponder_check(ps->tp, msg, sizeof(msg)))
 		return vts_perr(ps, ps->section_line, "transponder '%s': %s",
 				ps->tp->name, msg);
@@ -668,6 +695,8 @@ static int vts_new_tp(struct vts_parser *ps, const char *name)
 	snprintf(ps->tp->name, sizeof(ps->tp->name), "%s", name);
 	ps->section_line = ps->line;
 	ps->svc = NULL;
+	ps->freq = 0;
+	ps->freq_unit = false;
 	return 0;
 }
 
