@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * backend_dvb.c - a real DVB frontend: /dev/dvb/adapterA/frontendF with
+ * its demux and dvr devices (demuxF/dvrF if they exist, else demux0/dvr0).
+ *
+ * The TS comes from the dvr device: every wanted PID is a filter of one
+ * demux descriptor with output DMX_OUT_TS_TAP (the first PID by
+ * DMX_SET_PES_FILTER, the others by DMX_ADD_PID), PID 0x2000 alone for the
+ * whole TS.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/dvb/dmx.h>
+#include <linux/dvb/frontend.h>
+
+#include "common/log.h"
+#include "server/backend.h"
+
+/* dvb-core allocates these with vmalloc and sets no upper bound. */
+#define DVB_DVR_BUFFER		(4 * 1024 * 1024)
+#define DVB_DEMUX_BUFFER	(1 * 1024 * 1024)
+#define DVB_MAX_PIDS		(VTP_PID_FULL_TS + 1)
+
+struct dvb_tuner {
+	struct vtd_tuner t;
+	char fe_path[64];
+	char dmx_path[64];
+	char dvr_path[64];
+	int fe_fd;
+	int dmx_fd;
+	int dvr_fd;
+	bool filter_started;	/* DMX_SET_PES_FILTER done on dmx_fd */
+	uint16_t *pids;		/* sorted current filter set */
+	size_t npids;
+	uint8_t carry[VTP_TS_PACKET];	/* partial packet of the last read */
+	size_t carry_len;
+	uint64_t overflow_logged_ns;
+};
+
+static struct dvb_tuner *dvb_of(struct vtd_tuner *t)
+{
+	return (struct dvb_tuner *)t;
+}
+
+static int dvb_ioctl_err(const struct dvb_tuner *d, const char *what)
+{
+	int err = errno;
+
+	vt_debug("%s: %s: %s", d->t.where, what, strerror(err));
+	return -err;
+}
+
+static int dvb_open_dev(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static void dvb_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int dvb_open(struct vtd_tuner *t)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	int fd;
+
+	fd = dvb_open_dev(d->fe_path, O_RDWR | O_NONBLOCK);
+	if (fd < 0) {
+		vt_warn("%s: open %s: %s", t->where, d->fe_path, strerror(-fd));
+		return fd;
+	}
+	d->fe_fd = fd;
+
+	fd = dvb_open_dev(d->dvr_path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		vt_warn("%s: open %s: %s", t->where, d->dvr_path, strerror(-fd));
+		goto fail;
+	}
+	d->dvr_fd = fd;
+	if (ioctl(d->dvr_fd, DMX_SET_BUFFER_SIZE, (unsigned long)DVB_DVR_BUFFER) < 0)
+		vt_warn("%s: %s: DMX_SET_BUFFER_SIZE %d: %s", t->where,
+			d->dvr_path, DVB_DVR_BUFFER, strerror(errno));
+
+	fd = dvb_open_dev(d->dmx_path, O_RDWR | O_NONBLOCK);
+	if (fd < 0) {
+		vt_warn("%s: open %s: %s", t->where, d->dmx_path, strerror(-fd));
+		goto fail;
+	}
+	d->dmx_fd = fd;
+	if (ioctl(d->dmx_fd, DMX_SET_BUFFER_SIZE, (unsigned long)DVB_DEMUX_BUFFER) < 0)
+		vt_warn("%s: %s: DMX_SET_BUFFER_SIZE %d: %s", t->where,
+			d->dmx_path, DVB_DEMUX_BUFFER, strerror(errno));
+	d->filter_started = false;
+	d->npids = 0;
+	d->carry_len = 0;
+	t->overflows = 0;
+	return 0;
+
+fail:
+	dvb_close_fd(&d->dvr_fd);
+	dvb_close_fd(&d->fe_fd);
+	return fd;
+}
+
+static void dvb_close(struct vtd_tuner *t)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	if (d->dmx_fd >= 0)
+		ioctl(d->dmx_fd, DMX_STOP);
+	dvb_close_fd(&d->dmx_fd);
+	dvb_close_fd(&d->dvr_fd);
+	dvb_close_fd(&d->fe_fd);
+	d->filter_started = false;
+	d->npids = 0;
+	d->carry_len = 0;
+}
+
+static int dvb_set_props(struct dvb_tuner *d, struct dtv_property *p,
+			 unsigned int n)
+{
+	struct dtv_properties props = { .num = n, .props = p };
+
+	if (ioctl(d->fe_fd, FE_SET_PROPERTY, &props) < 0)
+		return -errno;
+	return 0;
+}
+
+static int dvb_tune(struct vtd_tuner *t, const struct vtp_prop *in,
+		    unsigned int num)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	struct dtv_property p[VTP_MAX_PROPS + 2];
+	unsigned int i, n = 0, k;
+	int err;
+
+	memset(p, 0, sizeof(p));
+	p[n++].cmd = DTV_CLEAR;
+	for (i = 0; i < num && i < VTP_MAX_PROPS; i++) {
+		if (in[i].cmd == DTV_CLEAR || in[i].cmd == DTV_TUNE)
+			continue;
+		p[n].cmd = in[i].cmd;
+		p[n].u.data = in[i].data;
+		n++;
+	}
+	p[n++].cmd = DTV_TUNE;
+
+	/* At most DTV_IOCTL_MAX_MSGS per call; the cache persists. */
+	err = 0;
+	for (k = 0; k < n && !err; k += DTV_IOCTL_MAX_MSGS) {
+		unsigned int m = n - k;
+
+		if (m > DTV_IOCTL_MAX_MSGS)
+			m = DTV_IOCTL_MAX_MSGS;
+		err = dvb_set_props(d, p + k, m);
+	}
+	if (err != -EINVAL)
+		goto out;
+
+	/*
+	 * An older kernel may refuse a property it does not know: set them
+	 * one by one, skip those refused, and let DTV_TUNE decide.
+	 */
+	vt_debug("%s: FE_SET_PROPERTY: EINVAL, retrying property by property",
+		 t->where);
+	for (k = 0; k + 1 < n; k++) {
+		err = dvb_set_props(d, p + k, 1);
+		if (err)
+			vt_info("%s: FE_SET_PROPERTY cmd %u data %u: %s (skipped)",
+				t->where, p[k].cmd, p[k].u.data, strerror(-err));
+	}
+	err = dvb_set_props(d, p + n - 1, 1);
+out:
+	if (err)
+		vt_info("%s: FE_SET_PROPERTY: %s", t->where, strerror(-err));
+	return err;
+}
+
+static int dvb_set_tone(struct vtd_tuner *t, unsigned int v)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	if (ioctl(d->fe_fd, FE_SET_TONE, (unsigned long)v) < 0)
+		return dvb_ioctl_err(d, "FE_SET_TONE");
+	return 0;
+}
+
+static int dvb_set_voltage(struct vtd_tuner *t, unsigned int v)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	if (ioctl(d->fe_fd, FE_SET_VOLTAGE, (unsigned long)v) < 0)
+		return dvb_ioctl_err(d, "FE_SET_VOLTAGE");
+	return 0;
+}
+
+static int dvb_enable_high_voltage(struct vtd_tuner *t, unsigned int v)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	if (ioctl(d->fe_fd, FE_ENABLE_HIGH_LNB_VOLTAGE, (unsigned long)v) < 0)
+		return dvb_ioctl_err(d, "FE_ENABLE_HIGH_LNB_VOLTAGE");
+	return 0;
+}
+
+static int dvb_diseqc_master(struct vtd_tuner *t, const uint8_t *msg,
+			     size_t len)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	struct dvb_diseqc_master_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	if (len > sizeof(cmd.msg))
+		return -EINVAL;
+	memcpy(cmd.msg, msg, len);
+	cmd.msg_len = len;
+	if (ioctl(d->fe_fd, FE_DISEQC_SEND_MASTER_CMD, &cmd) < 0)
+		return dvb_ioctl_err(d, "FE_DISEQC_SEND_MASTER_CMD");
+	return 0;
+}
+
+static int dvb_diseqc_burst(struct vtd_tuner *t, unsigned int v)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	if (ioctl(d->fe_fd, FE_DISEQC_SEND_BURST, (unsigned long)v) < 0)
+		return dvb_ioctl_err(d, "FE_DISEQC_SEND_BURST");
+	return 0;
+}
+
+static bool dvb_has(const uint16_t *set, size_t n, uint16_t pid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (set[mid] == pid)
+			return true;
+		if (set[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int dvb_start_filter(struct dvb_tuner *d, uint16_t pid)
+{
+	struct dmx_pes_filter_params f;
+
+	memset(&f, 0, sizeof(f));
+	f.pid = pid;
+	f.input = DMX_IN_FRONTEND;
+	f.output = DMX_OUT_TS_TAP;
+	f.pes_type = DMX_PES_OTHER;
+	f.flags = DMX_IMMEDIATE_START;
+	if (ioctl(d->dmx_fd, DMX_SET_PES_FILTER, &f) < 0)
+		return dvb_ioctl_err(d, "DMX_SET_PES_FILTER");
+	d->filter_started = true;
+	return 0;
+}
+
+static int dvb_set_pids(struct vtd_tuner *t, const uint16_t *want,
+			size_t num)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	bool full = num && want[num - 1] == VTP_PID_FULL_TS;
+	uint16_t pid;
+	size_t i, n;
+	int err;
+
+	/* The whole TS replaces every other filter. */
+	if (full) {
+		want = &want[num - 1];
+		num = 1;
+	}
+
+	/* Nothing wanted, or the first filter changes: restart. */
+	if (num == 0 || !d->filter_started ||
+	    !dvb_has(want, num, d->pids[0])) {
+		if (d->filter_started)
+			ioctl(d->dmx_fd, DMX_STOP);
+		d->filter_started = false;
+		d->npids = 0;
+		if (num == 0)
+			return 0;
+		err = dvb_start_filter(d, want[0]);
+		if (err)
+			return err;
+		d->pids[0] = want[0];
+		d->npids = 1;
+	}
+
+	/* Remove those no longer wanted (never pids[0], kept above). */
+	for (i = 1, n = 1; i < d->npids; i++) {
+		pid = d->pids[i];
+		if (dvb_has(want, num, pid)) {
+			d->pids[n++] = pid;
+			continue;
+		}
+		if (ioctl(d->dmx_fd, DMX_REMOVE_PID, &pid) < 0)
+			vt_debug("%s: DMX_REMOVE_PID %u: %s", t->where, pid,
+				 strerror(errno));
+	}
+	d->npids = n;
+
+	/* Add the new ones. */
+	err = 0;
+	for (i = 0; i < num; i++) {
+		pid = want[i];
+		if (dvb_has(d->pids, d->npids, pid))
+			continue;
+		if (ioctl(d->dmx_fd, DMX_ADD_PID, &pid) < 0) {
+			err = dvb_ioctl_err(d, "DMX_ADD_PID");
+			continue;
+		}
+		/* keep d->pids sorted: insert */
+		n = d->npids;
+		while (n > 0 && d->pids[n - 1] > pid) {
+			d->pids[n] = d->pids[n - 1];
+			n--;
+		}
+		d->pids[n] = pid;
+		d->npids++;
+	}
+	return err;
+}
+
+static void dvb_copy_stats(struct vtp_stats *out, const struct dtv_fe_stats *in)
+{
+	unsigned int i, len = in->len;
+
+	memset(out, 0, sizeof(*out));
+	if (len > VTP_MAX_STAT_LAYERS)
+		len = VTP_MAX_STAT_LAYERS;
+	out->len = len;
+	for (i = 0; i < len; i++) {
+		out->stat[i].scale = in->stat[i].scale > FE_SCALE_COUNTER ?
+				     FE_SCALE_NOT_AVAILABLE : in->stat[i].scale;
+		out->stat[i].uvalue = in->stat[i].uvalue;
+	}
+}
+
+static int dvb_read_status(struct vtd_tuner *t, struct vtp_status *st,
+			   bool full)
+{
+	static const uint32_t cmds[VTP_NUM_STATS] = {
+		[VTP_STAT_STRENGTH] = DTV_STAT_SIGNAL_STRENGTH,
+		[VTP_STAT_CNR] = DTV_STAT_CNR,
+		[VTP_STAT_PRE_BIT_ERROR] = DTV_STAT_PRE_ERROR_BIT_COUNT,
+		[VTP_STAT_PRE_BIT_COUNT] = DTV_STAT_PRE_TOTAL_BIT_COUNT,
+		[VTP_STAT_POST_BIT_ERROR] = DTV_STAT_POST_ERROR_BIT_COUNT,
+		[VTP_STAT_POST_BIT_COUNT] = DTV_STAT_POST_TOTAL_BIT_COUNT,
+		[VTP_STAT_BLOCK_ERROR] = DTV_STAT_ERROR_BLOCK_COUNT,
+		[VTP_STAT_BLOCK_COUNT] = DTV_STAT_TOTAL_BLOCK_COUNT,
+	};
+	struct dvb_tuner *d = dvb_of(t);
+	struct dtv_property p[VTP_NUM_STATS];
+	struct dtv_properties props = { .num = VTP_NUM_STATS, .props = p };
+	fe_status_t status = 0;
+	uint32_t u32;
+	uint16_t u16;
+	unsigned int i;
+
+	if (ioctl(d->fe_fd, FE_READ_STATUS, &status) < 0)
+		return dvb_ioctl_err(d, "FE_READ_STATUS");
+	st->status = status;
+	if (!full)
+		return 0;
+
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < VTP_NUM_STATS; i++)
+		p[i].cmd = cmds[i];
+	if (ioctl(d->fe_fd, FE_GET_PROPERTY, &props) == 0) {
+		for (i = 0; i < VTP_NUM_STATS; i++)
+			dvb_copy_stats(&st->stats[i], &p[i].u.st);
+	} else {
+		memset(st->stats, 0, sizeof(st->stats));
+	}
+
+	/* DVBv3 reads: not every driver has them; 0 when unsupported. */
+	st->ber = ioctl(d->fe_fd, FE_READ_BER, &u32) == 0 ? u32 : 0;
+	st->signal = ioctl(d->fe_fd, FE_READ_SIGNAL_STRENGTH, &u16) == 0 ? u16 : 0;
+	st->snr = ioctl(d->fe_fd, FE_READ_SNR, &u16) == 0 ? u16 : 0;
+	st->ucblocks = ioctl(d->fe_fd, FE_READ_UNCORRECTED_BLOCKS, &u32) == 0 ?
+		       u32 : 0;
+	return 0;
+}
+
+static int dvb_get_fd(struct vtd_tuner *t)
+{
+	return dvb_of(t)->dvr_fd;
+}
+
+static ssize_t dvb_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	size_t have = d->carry_len, total;
+	ssize_t n;
+	int tries;
+
+	if (max < VTP_TS_PACKET)
+		return -ENOBUFS;
+	memcpy(buf, d->carry, have);
+	for (tries = 0; tries < 2; tries++) {
+		n = read(d->dvr_fd, buf + have, max - have);
+		if (n >= 0 || errno != EOVERFLOW)
+			break;
+		/* dvb-core flushed its buffer: packets were lost. */
+		t->overflows++;
+		if (vtd_now_ns() - d->overflow_logged_ns > 10000000000ull) {
+			vt_warn("%s: dvr buffer overflow (%llu so far)",
+				t->where, (unsigned long long)t->overflows);
+			d->overflow_logged_ns = vtd_now_ns();
+		}
+	}
+	if (n < 0)
+		return errno == EOVERFLOW || errno == EINTR ? -EAGAIN : -errno;
+	if (n == 0)
+		return -EAGAIN;
+	total = have + (size_t)n;
+	d->carry_len = total % VTP_TS_PACKET;
+	total -= d->carry_len;
+	memcpy(d->carry, buf + total, d->carry_len);
+	return total ? (ssize_t)total : -EAGAIN;
+}
+
+static void dvb_flush_ts(struct vtd_tuner *t)
+{
+	struct dvb_tuner *d = dvb_of(t);
+	static uint8_t junk[188 * 512];
+	int i;
+
+	d->carry_len = 0;
+	/* Drop what the dvr buffered of the previous tune (bounded). */
+	for (i = 0; i < 64; i++)
+		if (read(d->dvr_fd, junk, sizeof(junk)) <= 0 && errno != EOVERFLOW)
+			break;
+}
+
+static void dvb_destroy(struct vtd_tuner *t)
+{
+	struct dvb_tuner *d = dvb_of(t);
+
+	free(d->pids);
+	free(d);
+}
+
+static const struct vtd_backend_ops dvb_ops = {
+	.open = dvb_open,
+	.close = dvb_close,
+	.tune = dvb_tune,
+	.set_tone = dvb_set_tone,
+	.set_voltage = dvb_set_voltage,
+	.enable_high_voltage = dvb_enable_high_voltage,
+	.diseqc_master = dvb_diseqc_master,
+	.diseqc_burst = dvb_diseqc_burst,
+	.set_pids = dvb_set_pids,
+	.read_status = dvb_read_status,
+	.get_fd = dvb_get_fd,
+	.read_ts = dvb_read_ts,
+	.flush_ts = dvb_flush_ts,
+	.destroy = dvb_destroy,
+};
+
+static bool dvb_exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+/* delsys of a frontend that lacks DTV_ENUM_DELSYS (before Linux 3.3) */
+static unsigned int dvb_delsys_from_type(enum fe_type type, uint32_t caps,
+					 uint8_t *out)
+{
+	switch (type) {
+	case FE_QPSK:
+		if (caps & FE_CAN_2G_MODULATION) {
+			out[0] = SYS_DVBS2;
+			out[1] = SYS_DVBS;
+			return 2;
+		}
+		out[0] = SYS_DVBS;
+		return 1;
+	case FE_QAM:
+		out[0] = SYS_DVBC_ANNEX_A;
+		return 1;
+	case FE_OFDM:
+		out[0] = SYS_DVBT;
+		return 1;
+	case FE_ATSC:
+		out[0] = SYS_ATSC;
+		return 1;
+	}
+	return 0;
+}
+
+int vtd_dvb_add(struct vtd_tuners *ts, unsigned int adapter,
+		unsigned int frontend)
+{
+	struct dvb_frontend_info fi;
+	struct dtv_property p = { .cmd = DTV_ENUM_DELSYS };
+	struct dtv_properties props = { .num = 1, .props = &p };
+	struct dvb_tuner *d;
+	unsigned int i, n;
+	int fd, err;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->pids = calloc(DVB_MAX_PIDS, sizeof(*d->pids));
+	if (!d->pids) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->fe_fd = d->dmx_fd = d->dvr_fd = -1;
+	snprintf(d->fe_path, sizeof(d->fe_path),
+		 "/dev/dvb/adapter%u/frontend%u", adapter, frontend);
+	snprintf(d->dmx_path, sizeof(d->dmx_path),
+		 "/dev/dvb/adapter%u/demux%u", adapter, frontend);
+	snprintf(d->dvr_path, sizeof(d->dvr_path),
+		 "/dev/dvb/adapter%u/dvr%u", adapter, frontend);
+	if (frontend && (!dvb_exists(d->dmx_path) || !dvb_exists(d->dvr_path))) {
+		snprintf(d->dmx_path, sizeof(d->dmx_path),
+			 "/dev/dvb/adapter%u/demux0", adapter);
+		snprintf(d->dvr_path, sizeof(d->dvr_path),
+			 "/dev/dvb/adapter%u/dvr0", adapter);
+	}
+	snprintf(d->t.where, sizeof(d->t.where), "adapter%u/frontend%u",
+		 adapter, frontend);
+
+	fd = open(d->fe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		vt_err("%s: %s", d->fe_path, strerror(errno));
+		goto fail;
+	}
+	memset(&fi, 0, sizeof(fi));
+	if (ioctl(fd, FE_GET_INFO, &fi) < 0) {
+		err = -errno;
+		vt_err("%s: FE_GET_INFO: %s", d->fe_path, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	n = 0;
+	if (ioctl(fd, FE_GET_PROPERTY, &props) == 0) {
+		for (i = 0; i < p.u.buffer.len && n < VTP_MAX_DELSYS; i++)
+			d->t.info.delsys[n++] = p.u.buffer.data[i];
+	}
+	if (n == 0)
+		n = dvb_delsys_from_type(fi.type, fi.caps, d->t.info.delsys);
+	close(fd);
+	if (n == 0) {
+		err = -ENODEV;
+		vt_err("%s: no known delivery system", d->fe_path);
+		goto fail;
+	}
+
+	d->t.ops = &dvb_ops;
+	d->t.backend = "dvb";
+	d->t.priv = d;
+	d->t.info.num_delsys = n;
+	d->t.info.caps = fi.caps;
+	d->t.info.freq_min = fi.frequency_min;
+	d->t.info.freq_max = fi.frequency_max;
+	d->t.info.freq_step = fi.frequency_stepsize;
+	d->t.info.freq_tolerance = fi.frequency_tolerance;
+	d->t.info.srate_min = fi.symbol_rate_min;
+	d->t.info.srate_max = fi.symbol_rate_max;
+	d->t.info.srate_tolerance = fi.symbol_rate_tolerance;
+	fi.name[sizeof(fi.name) - 1] = 0;
+	snprintf(d->t.info.name, sizeof(d->t.info.name), "%s", fi.name);
+	err = vtd_tuners_add(ts, &d->t);
+	if (err) {
+		vt_err("%s: more than %d tuners", d->fe_path, VTD_MAX_TUNERS);
+		goto fail;
+	}
+	return 0;
+
+fail:
+	free(d->pids);
+	free(d);
+	return err;
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - vtunerd: command line, logging, backends, then the event loop.
+ *
+ * Exit status: 0 normal end, 1 runtime error, 2 usage error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "server/backend.h"
+#include "server/server.h"
+
+#ifndef VTUNERD_VERSION
+#define VTUNERD_VERSION "0.1"
+#endif
+
+#define PROG "vtunerd"
+#define MAX_ADAPTERS VTD_MAX_TUNERS
+
+enum {
+	OPT_SIM = 0x100,
+	OPT_SIM_TUNERS,
+	OPT_SIM_CONFIG,
+	OPT_TS_QUEUE,
+	OPT_TIMEOUT,
+	OPT_NAME,
+	OPT_PRINT_TUNERS,
+	OPT_DAEMON,
+};
+
+static const struct option long_opts[] = {
+	{ "listen",		required_argument, NULL, 'l' },
+	{ "adapter",		required_argument, NULL, 'a' },
+	{ "sim",		no_argument,	   NULL, OPT_SIM },
+	{ "sim-tuners",		required_argument, NULL, OPT_SIM_TUNERS },
+	{ "sim-config",		required_argument, NULL, OPT_SIM_CONFIG },
+	{ "max-clients",	required_argument, NULL, 'm' },
+	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
+	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
+	{ "name",		required_argument, NULL, OPT_NAME },
+	{ "print-tuners",	no_argument,	   NULL, OPT_PRINT_TUNERS },
+	{ "foreground",		no_argument,	   NULL, 'f' },
+	{ "daemon",		no_argument,	   NULL, OPT_DAEMON },
+	{ "verbose",		no_argument,	   NULL, 'v' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " PROG " [OPTION]...\n"
+"Serve local DVB tuners (or simulated ones) to vtunerc clients over TCP.\n"
+"\n"
+"Tuners:\n"
+"  -a, --adapter N[:F]     serve /dev/dvb/adapterN/frontendF (F default 0);\n"
+"                          repeatable\n"
+"      --sim               serve simulated tuners (the default without\n"
+"                          --adapter)\n"
+"      --sim-tuners N      number of simulated tuners (default 2)\n"
+"      --sim-config FILE   add the transponders of FILE to the simulated world\n"
+"      --print-tuners      list the tuners and exit\n"
+"\n"
+"Network:\n"
+"  -l, --listen ADDR:PORT  listen there (default " VTD_DEFAULT_LISTEN ");\n"
+"                          [ADDR6]:PORT for IPv6, *:PORT for every address;\n"
+"                          repeatable\n"
+"  -m, --max-clients N     at most N clients at once (default 16)\n"
+"      --ts-queue MIB      TS queue of a data connection, MiB (default 8)\n"
+"      --timeout SEC       close a connection silent for SEC seconds\n"
+"                          (default 30, 0: never)\n"
+"      --name NAME         server name sent to clients (default " PROG ")\n"
+"\n"
+"Process:\n"
+"  -f, --foreground        log to stderr (default: syslog)\n"
+"      --daemon            detach from the terminal (implies syslog)\n"
+"  -v, --verbose           more messages; repeat for debug output\n"
+"  -h, --help              show this help and exit\n"
+"  -V, --version           show the version and exit\n"
+"\n"
+"Exit status: 0 success, 1 runtime error, 2 usage error.\n");
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	exit(2);
+}
+
+static unsigned long parse_num(const char *opt, const char *arg,
+			       unsigned long min, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max)
+		usage_error("%s: '%s': expected a number from %lu to %lu", opt,
+			    arg, min, max);
+	return v;
+}
+
+struct adapter_spec {
+	unsigned int adapter, frontend;
+};
+
+static void parse_adapter(const char *arg, struct adapter_spec *a)
+{
+	unsigned long v, f = 0;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (end == arg || arg[0] == '-' || errno || v > 255)
+		goto bad;
+	if (*end == ':') {
+		const char *fs = end + 1;
+
+		f = strtoul(fs, &end, 10);
+		if (end == fs || fs[0] == '-' || errno || f > 255)
+			goto bad;
+	}
+	if (*end)
+		goto bad;
+	a->adapter = v;
+	a->frontend = f;
+	return;
+bad:
+	usage_error("--adapter: '%s': expected N or N:F (numbers 0..255)", arg);
+}
+
+static void print_tuners(const struct vtd_tuners *ts)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < ts->num; i++) {
+		const struct vtd_tuner *t = ts->t[i];
+
+		printf("%u\t%s\t%s\t%s\t", i, t->backend, t->where,
+		       t->info.name);
+		for (k = 0; k < t->info.num_delsys; k++)
+			printf("%s%s", k ? "," : "",
+			       vtd_delsys_name(t->info.delsys[k]));
+		printf("\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct vtd_tuners tuners;
+	struct adapter_spec adapters[MAX_ADAPTERS];
+	unsigned int nadapters = 0, i;
+	struct vtd_sim_config sim = { .tuners = 2, .config = NULL };
+	struct vtd_config cfg = {
+		.nlisten = 0,
+		.max_clients = 16,
+		.timeout_s = 30,
+		.ts_queue = 8u << 20,
+		.name = PROG,
+	};
+	bool use_sim = false, foreground = false, daemonize = false;
+	bool list_only = false;
+	struct vtd_server srv;
+	int verbose = 0, opt, ret;
+	char host[256], port[16];
+
+	while ((opt = getopt_long(argc, argv, "l:a:m:fvhV", long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			if (vtd_parse_listen(optarg, host, sizeof(host), port,
+					     sizeof(port)) < 0)
+				usage_error("--listen: '%s': expected ADDR:PORT",
+					    optarg);
+			if (cfg.nlisten >= VTD_MAX_LISTEN)
+				usage_error("--listen: at most %d", VTD_MAX_LISTEN);
+			cfg.listen[cfg.nlisten++] = optarg;
+			break;
+		case 'a':
+			if (nadapters >= MAX_ADAPTERS)
+				usage_error("--adapter: at most %d",
+					    MAX_ADAPTERS);
+			parse_adapter(optarg, &adapters[nadapters++]);
+			break;
+		case OPT_SIM:
+			use_sim = true;
+			break;
+		case OPT_SIM_TUNERS:
+			sim.tuners = parse_num("--sim-tuners", optarg, 1,
+					       VTD_MAX_TUNERS);
+			break;
+		case OPT_SIM_CONFIG:
+			sim.config = optarg;
+			break;
+		case 'm':
+			cfg.max_clients = parse_num("--max-clients", optarg, 1,
+						    1024);
+			break;
+		case OPT_TS_QUEUE:
+			cfg.ts_queue = parse_num("--ts-queue", optarg, 1, 1024)
+				       << 20;
+			break;
+		case OPT_TIMEOUT:
+			cfg.timeout_s = parse_num("--timeout", optarg, 0, 86400);
+			break;
+		case OPT_NAME:
+			if (!*optarg || strlen(optarg) > VTP_PEER_NAME_MAX)
+				usage_error("--name: '%s': expected 1 to %d bytes",
+					    optarg, VTP_PEER_NAME_MAX);
+			cfg.name = optarg;
+			break;
+		case OPT_PRINT_TUNERS:
+			list_only = true;
+			break;
+		case 'f':
+			foreground = true;
+			break;
+		case OPT_DAEMON:
+			daemonize = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf(PROG " " VTUNERD_VERSION " (protocol %d..%d)\n",
+			       VTP_VERSION_MIN, VTP_VERSION_MAX);
+			return 0;
+		default:
+			fprintf(stderr, "Try '" PROG " --help' for more "
+				"information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (foreground && daemonize)
+		usage_error("--foreground and --daemon exclude each other");
+	if (sim.config && !use_sim && nadapters)
+		usage_error("--sim-config needs --sim when --adapter is given");
+	if (!nadapters)
+		use_sim = true;
+	if (!cfg.nlisten)
+		cfg.listen[cfg.nlisten++] = VTD_DEFAULT_LISTEN;
+
+	/* --print-tuners is a command: its errors go to stderr */
+	vt_log_init(PROG, foreground || list_only ? VT_LOG_STDERR :
+		    VT_LOG_SYSLOG,
+		    verbose >= 2 ? LOG_DEBUG + (verbose - 2) :
+		    verbose ? LOG_INFO : LOG_NOTICE);
+
+	signal(SIGPIPE, SIG_IGN);
+
+	for (i = 0; i < nadapters; i++)
+		if (vtd_dvb_add(&tuners, adapters[i].adapter,
+				adapters[i].frontend) < 0)
+			return 1;
+	if (use_sim && vtd_sim_add(&tuners, &sim) < 0) {
+		vtd_tuners_free(&tuners);
+		return 1;
+	}
+	if (list_only) {
+		print_tuners(&tuners);
+		vtd_tuners_free(&tuners);
+		return 0;
+	}
+	for (i = 0; i < tuners.num; i++) {
+		struct vtd_tuner *t = tuners.t[i];
+
+		vt_info("tuner %u: %s %s: %s", i, t->backend, t->where,
+			t->info.name);
+	}
+
+	if (vtd_server_init(&srv, &cfg, &tuners) < 0) {
+		vtd_server_fini(&srv);
+		vtd_tuners_free(&tuners);
+		return 1;
+	}
+	if (daemonize && daemon(0, 0) < 0) {
+		vt_err("daemon: %s", strerror(errno));
+		vtd_server_fini(&srv);
+		vtd_tuners_free(&tuners);
+		return 1;
+	}
+	vt_notice(PROG " " VTUNERD_VERSION ": %u tuner%s", tuners.num,
+		  tuners.num == 1 ? "" : "s");
+	ret = vtd_server_run(&srv) < 0 ? 1 : 0;
+	vtd_server_fini(&srv);
+	vtd_tuners_free(&tuners);
+	return ret;
+}

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * server.c - the event loop of vtunerd: listening sockets, connections,
+ * the status timer and the signals, all on one epoll instance.  Every
+ * socket is non-blocking; output goes through the bounded vtp_writer
+ * queue of its connection.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "server/server.h"
+
+/* Reads of one socket per wake-up, so that one client cannot starve others. */
+#define VTD_READS_PER_EVENT	4
+
+static void vtd_format_addr(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	unsigned int port = 0;
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+		snprintf(buf, len, "%s:%u", host, port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+		snprintf(buf, len, "[%s]:%u", host, port);
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
+		     bool add)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.ptr = ev };
+
+	if (!add) {
+		epoll_ctl(srv->epfd, EPOLL_CTL_DEL, fd, NULL);
+		return 0;
+	}
+	ev->fd = fd;
+	if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &e) < 0)
+		return -errno;
+	return 0;
+}
+
+static int vtd_listen_one(struct vtd_server *srv, const struct addrinfo *ai,
+			  const char *spec)
+{
+	char addr[80];
+	int fd, one = 1;
+
+	vtd_format_addr(ai->ai_addr, addr, sizeof(addr));
+	if (srv->nlisten >= VTD_MAX_LISTEN) {
+		vt_err("--listen %s: more than %d sockets", spec, VTD_MAX_LISTEN);
+		return -1;
+	}
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+	if (fd < 0) {
+		vt_err("--listen %s: socket: %s", spec, strerror(errno));
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 16) < 0) {
+		vt_err("--listen %s: %s: %s", spec, addr, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	srv->listen[srv->nlisten].kind = EV_LISTEN;
+	if (vtd_server_watch(srv, &srv->listen[srv->nlisten], fd, true) < 0) {
+		vt_err("epoll_ctl: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	srv->nlisten++;
+	vt_notice("listening on %s", addr);
+	return 0;
+}
+
+static int vtd_listen_spec(struct vtd_server *srv, const char *spec)
+{
+	struct addrinfo hints, *res, *ai;
+	char host[256], port[16];
+	int err;
+
+	if (vtd_parse_listen(spec, host, sizeof(host), port, sizeof(port)) < 0) {
+		vt_err("--listen: '%s': expected ADDR:PORT", spec);
+		return -1;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	err = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
+	if (err) {
+		vt_err("--listen %s: %s", spec, gai_strerror(err));
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (vtd_listen_one(srv, ai, spec) < 0) {
+			freeaddrinfo(res);
+			return -1;
+		}
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+
+int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
+		    struct vtd_tuners *tuners)
+{
+	struct itimerspec its;
+	sigset_t set;
+	unsigned int i;
+	int fd;
+
+	memset(srv, 0, sizeof(*srv));
+	srv->cfg = cfg;
+	srv->tuners = tuners;
+	srv->next_reqid = 1;
+	srv->epfd = -1;
+	srv->timer.fd = -1;
+	srv->sig.fd = -1;
+	srv->msg = malloc(sizeof(*srv->msg));
+	srv->tsbuf = malloc(VTP_MAX_FRAME);
+	if (!srv->msg || !srv->tsbuf) {
+		vt_err("out of memory");
+		return -1;
+	}
+	srv->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (srv->epfd < 0) {
+		vt_err("epoll_create1: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < cfg->nlisten; i++)
+		if (vtd_listen_spec(srv, cfg->listen[i]) < 0)
+			return -1;
+
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0) {
+		vt_err("timerfd_create: %s", strerror(errno));
+		return -1;
+	}
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_nsec = VTD_STATUS_POLL_MS * 1000000L;
+	its.it_value = its.it_interval;
+	timerfd_settime(fd, 0, &its, NULL);
+	srv->timer.kind = EV_TIMER;
+	if (vtd_server_watch(srv, &srv->timer, fd, true) < 0) {
+		vt_err("epoll_ctl: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0) {
+		vt_err("signalfd: %s", strerror(errno));
+		return -1;
+	}
+	srv->sig.kind = EV_SIGNAL;
+	if (vtd_server_watch(srv, &srv->sig, fd, true) < 0) {
+		vt_err("epoll_ctl: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+int vtd_parse_listen(const char *spec, char *host, size_t hostlen,
+		     char *port, size_t portlen)
+{
+	const char *colon, *h = spec, *p;
+	size_t hl;
+	char *end;
+	unsigned long v;
+
+	if (spec[0] == '[') {
+		const char *rb = strchr(spec, ']');
+
+		if (!rb || rb[1] != ':')
+			return -1;
+		h = spec + 1;
+		hl = (size_t)(rb - h);
+		p = rb + 2;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon || memchr(spec, ':', (size_t)(colon - spec)))
+			return -1;
+		hl = (size_t)(colon - spec);
+		p = colon + 1;
+	}
+	if (hl == 1 && h[0] == '*')
+		hl = 0;
+	if (hl >= hostlen || !*p || strlen(p) >= portlen)
+		return -1;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (*end || errno || v == 0 || v > 65535 || *p < '0' || *p > '9')
+		return -1;
+	memcpy(host, h, hl);
+	host[hl] = 0;
+	snprintf(port, portlen, "%lu", v);
+	return 0;
+}
+
+/* ---- connections -------------------------------------------------------- */
+
+static void vtd_conn_free(struct vtd_conn *c)
+{
+	free(c->rd);
+	free(c->wbuf);
+	free(c->frames);
+	free(c);
+}
+
+int vtd_conn_watch_out(struct vtd_conn *c)
+{
+	bool want = vtp_writer_pending(&c->wr) > 0;
+	struct epoll_event e = { .data.ptr = &c->ev };
+
+	if (want == c->want_out || c->dead)
+		return 0;
+	e.events = (c->closing ? 0 : EPOLLIN) | (want ? EPOLLOUT : 0);
+	if (epoll_ctl(c->srv->epfd, EPOLL_CTL_MOD, c->ev.fd, &e) < 0)
+		return -errno;
+	c->want_out = want;
+	return 0;
+}
+
+bool vtd_conn_flush(struct vtd_conn *c)
+{
+	size_t before = vtp_writer_pending(&c->wr);
+	ssize_t left;
+
+	if (c->dead)
+		return false;
+	if (!before)
+		goto done;
+	left = vtp_writer_flush(&c->wr, c->ev.fd);
+	if (left < 0) {
+		vt_info("#%u %s: write: %s", c->id, c->peer, strerror((int)-left));
+		vtd_conn_close(c, NULL);
+		return false;
+	}
+	if (c->kind == CONN_DATA)
+		vtd_data_sent(c, before - (size_t)left);
+done:
+	if (c->closing && !vtp_writer_pending(&c->wr)) {
+		vtd_conn_close(c, NULL);
+		return false;
+	}
+	vtd_conn_watch_out(c);
+	return true;
+}
+
+bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
+{
+	if (c->dead)
+		return false;
+	if (vtp_writer_put(&c->wr, frame, len) < 0)
+		return false;
+	if (c->kind == CONN_DATA) {
+		/* a control frame on the data connection: keep on retune */
+		if (c->fr_num >= c->fr_cap) {
+			c->wr.len -= len;
+			return false;
+		}
+		c->frames[(c->fr_head + c->fr_num) % c->fr_cap] =
+			(uint32_t)len | VTD_FRAME_KEEP;
+		c->fr_num++;
+	}
+	vtd_conn_flush(c);
+	return true;
+}
+
+void vtd_conn_close(struct vtd_conn *c, const char *why)
+{
+	struct vtd_server *srv = c->srv;
+
+	if (c->dead)
+		return;
+	if (why)
+		vt_info("#%u %s: %s", c->id, c->peer, why);
+	c->dead = true;
+	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->ev.fd, NULL);
+	close(c->ev.fd);
+	c->ev.fd = -1;
+	srv->nconns--;
+	if (c->kind == CONN_CONTROL && c->sess) {
+		srv->nsessions--;
+		vtd_session_release(c->sess);
+	} else if (c->kind == CONN_DATA) {
+		vtd_data_detach(c);
+	}
+}
+
+void vtd_conn_close_after_flush(struct vtd_conn *c)
+{
+	if (c->dead || c->closing)
+		return;
+	c->closing = true;
+	shutdown(c->ev.fd, SHUT_RD);
+	c->want_out = !c->want_out;	/* force the epoll update */
+	vtd_conn_watch_out(c);
+	vtd_conn_flush(c);
+}
+
+static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct vtd_conn *c;
+	char peer[64];
+	int fd, one = 1;
+
+	fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
+		     SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+			vt_warn("accept: %s", strerror(errno));
+		return;
+	}
+	vtd_format_addr((struct sockaddr *)&ss, peer, sizeof(peer));
+	/* a client has a control and a data connection, plus slack */
+	if (srv->nconns >= 2 * srv->cfg->max_clients + 2) {
+		vt_warn("%s: refused: too many connections (--max-clients %u)",
+			peer, srv->cfg->max_clients);
+		close(fd);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	c = calloc(1, sizeof(*c));
+	if (c)
+		c->rd = malloc(sizeof(*c->rd));
+	if (c && c->rd) {
+		c->wcap = VTD_SMALL_QUEUE;
+		c->wbuf = malloc(c->wcap);
+	}
+	if (!c || !c->rd || !c->wbuf) {
+		vt_warn("%s: refused: out of memory", peer);
+		if (c)
+			vtd_conn_free(c);
+		close(fd);
+		return;
+	}
+	c->ev.kind = EV_CONN;
+	c->srv = srv;
+	c->kind = CONN_NEW;
+	c->id = ++srv->next_id;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	vtp_reader_init(c->rd);
+	vtp_writer_init(&c->wr, c->wbuf, c->wcap);
+	c->last_rx_ns = vtd_now_ns();
+	if (vtd_server_watch(srv, &c->ev, fd, true) < 0) {
+		vt_warn("%s: epoll_ctl: %s", peer, strerror(errno));
+		vtd_conn_free(c);
+		close(fd);
+		return;
+	}
+	c->next = srv->conns;
+	srv->conns = c;
+	srv->nconns++;
+	vt_debug("#%u %s: connected", c->id, c->peer);
+}
+
+static void vtd_conn_input(struct vtd_server *srv, struct vtd_conn *c)
+{
+	struct vtp_msg *m = srv->msg;
+	ssize_t n;
+	int i, r;
+
+	for (i = 0; i < VTD_READS_PER_EVENT && !c->dead && !c->closing; i++) {
+		n = vtp_reader_fill(c->rd, c->ev.fd);
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			break;
+		if (n == 0) {
+			vtd_conn_close(c, c->kind == CONN_NEW ? NULL :
+				       "connection closed by peer");
+			return;
+		}
+		if (n < 0) {
+			vt_info("#%u %s: read: %s", c->id, c->peer,
+				strerror((int)-n));
+			vtd_conn_close(c, NULL);
+			return;
+		}
+		c->last_rx_ns = vtd_now_ns();
+		c->ka_sent_ns = 0;
+		while (!c->dead && !c->closing) {
+			r = vtp_reader_next(c->rd, m);
+			if (r == 0)
+				break;
+			if (r > 0) {
+				vtd_handle_frame(c, m);
+				continue;
+			}
+			vtd_handle_bad_frame(c, r, m);
+		}
+	}
+}
+
+static void vtd_conn_event(struct vtd_server *srv, struct vtd_conn *c,
+			   uint32_t events)
+{
+	if (events & EPOLLIN)
+		vtd_conn_input(srv, c);
+	if (c->dead)
+		return;
+	if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+		vtd_conn_flush(c);
+	if (c->dead)
+		return;
+	if ((events & EPOLLERR) ||
+	    ((events & EPOLLHUP) && !(events & EPOLLIN)))
+		vtd_conn_close(c, "connection lost");
+}
+
+/* ---- timers ------------------------------------------------------------- */
+
+static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
+{
+	uint64_t timeout = (uint64_t)srv->cfg->timeout_s * 1000000000ull;
+	uint8_t buf[VTP_HDR_LEN + 8];
+	struct vtd_conn *c;
+	int n;
+
+	for (c = srv->conns; c; c = c->next) {
+		uint64_t idle;
+
+		if (c->dead)
+			continue;
+		idle = now - c->last_rx_ns;
+		if (timeout && idle >= timeout) {
+			vtd_conn_close(c, c->kind == CONN_NEW ?
+				       "no HELLO or DATA_ATTACH: timeout" :
+				       "peer silent: timeout");
+			continue;
+		}
+		if (c->kind == CONN_NEW || c->ka_sent_ns ||
+		    idle < VTD_KEEPALIVE_S * 1000000000ull)
+			continue;
+		n = vtp_encode_keepalive(buf, sizeof(buf), srv->next_reqid++,
+					 now);
+		if (!srv->next_reqid)
+			srv->next_reqid = 1;
+		if (n > 0 && vtd_conn_send(c, buf, (size_t)n))
+			c->ka_sent_ns = now;
+	}
+}
+
+static void vtd_timer(struct vtd_server *srv)
+{
+	uint64_t exp, now = vtd_now_ns();
+	struct vtd_conn *c;
+
+	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		vt_debug("timerfd read: %s", strerror(errno));
+	for (c = srv->conns; c; c = c->next)
+		if (!c->dead && c->kind == CONN_CONTROL && c->sess &&
+		    c->sess->tuner)
+			vtd_session_poll(srv, c->sess, now);
+	if (now - srv->last_house_ns >= 1000000000ull) {
+		srv->last_house_ns = now;
+		vtd_housekeeping(srv, now);
+	}
+}
+
+static void vtd_signal(struct vtd_server *srv)
+{
+	struct signalfd_siginfo si;
+
+	while (read(srv->sig.fd, &si, sizeof(si)) == sizeof(si)) {
+		vt_notice("%s: shutting down", strsignal((int)si.ssi_signo));
+		srv->stop = true;
+	}
+}
+
+static void vtd_reap(struct vtd_server *srv)
+{
+	struct vtd_conn **pp = &srv->conns, *c;
+
+	while ((c = *pp)) {
+		if (c->dead) {
+			*pp = c->next;
+			vtd_conn_free(c);
+		} else {
+			pp = &c->next;
+		}
+	}
+}
+
+int vtd_server_run(struct vtd_server *srv)
+{
+	struct epoll_event ev[64];
+	int i, n;
+
+	while (!srv->stop) {
+		n = epoll_wait(srv->epfd, ev, 64, -1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			vt_err("epoll_wait: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			struct vtd_ev *e = ev[i].data.ptr;
+
+			switch (e->kind) {
+			case EV_LISTEN:
+				vtd_accept(srv, e);
+				break;
+			case EV_CONN: {
+				struct vtd_conn *c = (struct vtd_conn *)e;
+
+				if (!c->dead)
+					vtd_conn_event(srv, c, ev[i].events);
+				break;
+			}
+			case EV_TUNER: {
+				struct vtd_session *s = (struct vtd_session *)
+					((char *)e - offsetof(struct vtd_session, ts_ev));
+
+				if (e->fd >= 0)
+					vtd_session_ts(srv, s);
+				break;
+			}
+			case EV_TIMER:
+				vtd_timer(srv);
+				break;
+			case EV_SIGNAL:
+				vtd_signal(srv);
+				break;
+			}
+		}
+		vtd_reap(srv);
+	}
+	return 0;
+}
+
+void vtd_server_fini(struct vtd_server *srv)
+{
+	struct vtd_conn *c;
+	unsigned int i;
+
+	/* control connections first: they release their tuners */
+	for (c = srv->conns; c; c = c->next)
+		if (c->kind == CONN_CONTROL)
+			vtd_conn_close(c, NULL);
+	for (c = srv->conns; c; c = c->next)
+		vtd_conn_close(c, NULL);
+	vtd_reap(srv);
+	for (i = 0; i < srv->nlisten; i++)
+		close(srv->listen[i].fd);
+	if (srv->timer.fd >= 0)
+		close(srv->timer.fd);
+	if (srv->sig.fd >= 0)
+		close(srv->sig.fd);
+	if (srv->epfd >= 0)
+		close(srv->epfd);
+	free(srv->msg);
+	free(srv->tsbuf);
+}

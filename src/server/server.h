@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * server.h - vtunerd: the event loop, its connections and sessions.
+ *
+ * server.c owns the sockets (accept, read, write, timers, signals);
+ * session.c handles the protocol messages of a connection and moves the
+ * TS of an open tuner to the data connection.
+ */
+#ifndef VTD_SERVER_H
+#define VTD_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/vtp.h"
+#include "proto/vtp_io.h"
+#include "server/backend.h"
+
+#define VTD_DEFAULT_PORT	5911
+#define VTD_DEFAULT_LISTEN	"127.0.0.1:5911"
+#define VTD_MAX_LISTEN		8
+#define VTD_CTRL_QUEUE		(1024 * 1024)	/* control output queue */
+#define VTD_SMALL_QUEUE		(64 * 1024)	/* before HELLO / ATTACH */
+#define VTD_STATUS_POLL_MS	100		/* frontend status poll */
+#define VTD_STATUS_PUSH_MS	1000		/* STATUS at least this often */
+#define VTD_KEEPALIVE_S		10		/* KEEPALIVE after idle */
+
+struct vtd_config {
+	const char *listen[VTD_MAX_LISTEN];
+	unsigned int nlisten;
+	unsigned int max_clients;
+	unsigned int timeout_s;		/* 0: never time out */
+	size_t ts_queue;		/* bytes, data connection queue */
+	const char *name;		/* server name in HELLO_REPLY */
+};
+
+/* What an epoll event points to. */
+enum vtd_ev_kind { EV_LISTEN, EV_CONN, EV_TUNER, EV_TIMER, EV_SIGNAL };
+
+struct vtd_ev {
+	enum vtd_ev_kind kind;
+	int fd;
+};
+
+enum vtd_conn_kind { CONN_NEW, CONN_CONTROL, CONN_DATA };
+
+struct vtd_server;
+struct vtd_session;
+
+struct vtd_conn;
+
+/* The state of a control connection (freed with it). */
+struct vtd_session {
+	struct vtd_conn *ctl;
+	struct vtd_conn *data;
+	char name[VTP_PEER_NAME_MAX + 1];
+	uint16_t version;
+	struct vtd_tuner *tuner;
+	struct vtd_ev ts_ev;		/* EV_TUNER, the tuner's fd */
+	uint8_t token[VTP_TOKEN_LEN];
+	bool token_valid;
+	uint32_t seq;
+	uint32_t last_status;
+	bool status_sent;
+	uint64_t last_push_ns;
+	uint16_t *pids;			/* sorted, unique */
+	size_t npids;
+	/* TS counters */
+	uint64_t ts_packets, ts_frames, drop_frames, drop_packets;
+	uint64_t unattached_packets;
+	uint64_t drops_logged, drops_logged_ns;
+};
+
+struct vtd_conn {
+	struct vtd_ev ev;		/* EV_CONN, ev.fd is the socket */
+	struct vtd_server *srv;
+	struct vtd_conn *next;		/* server's list */
+	enum vtd_conn_kind kind;
+	unsigned int id;		/* for logs */
+	char peer[64];			/* "ADDR:PORT" */
+	struct vtp_reader *rd;
+	struct vtp_writer wr;
+	void *wbuf;
+	size_t wcap;
+	bool want_out;			/* EPOLLOUT registered */
+	bool closing;			/* close once the queue is sent */
+	bool dead;			/* closed, freed after this round */
+	uint64_t last_rx_ns;
+	uint64_t ka_sent_ns;		/* 0: no KEEPALIVE outstanding */
+	struct vtd_session *sess;	/* control: &session; data: bound to */
+	struct vtd_session session;	/* of a control connection */
+
+	/* data connection: lengths of the queued frames, oldest first */
+	uint32_t *frames;		/* bit 31: not TS (keep on retune) */
+	size_t fr_cap, fr_head, fr_num;
+	size_t fr_sent;			/* bytes of the oldest already sent */
+};
+
+#define VTD_FRAME_KEEP	0x80000000u
+
+
+struct vtd_server {
+	const struct vtd_config *cfg;
+	struct vtd_tuners *tuners;
+	int epfd;
+	struct vtd_ev listen[VTD_MAX_LISTEN];
+	unsigned int nlisten;
+	struct vtd_ev timer;		/* status poll and housekeeping */
+	struct vtd_ev sig;		/* signalfd */
+	struct vtd_conn *conns;
+	unsigned int nconns, nsessions, next_id;
+	uint32_t next_reqid;
+	uint64_t last_house_ns;
+	bool stop;
+	struct vtp_msg *msg;		/* decode buffer (16 KiB) */
+	uint8_t *tsbuf;			/* TS frame being built */
+};
+
+/* server.c */
+/* "ADDR:PORT", "[ADDR6]:PORT", "*:PORT" or ":PORT" (any); 0 or -1. */
+int vtd_parse_listen(const char *spec, char *host, size_t hostlen,
+		     char *port, size_t portlen);
+int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
+		    struct vtd_tuners *tuners);
+int vtd_server_run(struct vtd_server *srv);
+void vtd_server_fini(struct vtd_server *srv);
+
+/* Queue a frame on c; false if the queue is full. */
+bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len);
+/* Send what can be sent now; false if the connection was closed. */
+bool vtd_conn_flush(struct vtd_conn *c);
+void vtd_conn_close(struct vtd_conn *c, const char *why);
+/* Stop reading, send what is queued, then close. */
+void vtd_conn_close_after_flush(struct vtd_conn *c);
+int vtd_conn_watch_out(struct vtd_conn *c);
+int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
+		     bool add);
+
+/* session.c */
+void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m);
+void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m);
+void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Releases the tuner and closes the data connection. */
+void vtd_session_release(struct vtd_session *s);
+/* The tuner's fd is readable: move TS to the data connection. */
+void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s);
+/* Periodic: status poll and push (every VTD_STATUS_POLL_MS). */
+void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
+		      uint64_t now);
+/* The data queue sent some bytes: account the frames. */
+void vtd_data_sent(struct vtd_conn *c, size_t sent);
+void vtd_data_detach(struct vtd_conn *c);
+
+#endif /* VTD_SERVER_H */

@@ -1,0 +1,34 @@
+# vtunerd, the server daemon: $(B)/server/vtunerd, and vtunerd-probe, a
+# small client for tests and debugging: $(B)/server/vtunerd-probe.
+# Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile
+# and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
+VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
+	    src/server/backend.c src/server/backend_dvb.c \
+	    src/server/backend_sim.c
+VTD_HDRS := src/server/backend.h src/server/server.h $(VTP_HDRS) \
+	    src/common/log.h
+VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))
+VTD_BIN  := $(B)/server/vtunerd
+VTD_PROBE := $(B)/server/vtunerd-probe
+
+ifneq ($(SIM_LIB),)
+VTD_SIM_CFLAGS := -DVTD_HAVE_SIM
+VTD_SIM_DEPS := $(SIM_LIB) $(SIM_HDRS)
+endif
+
+.PHONY: vtunerd
+all: vtunerd
+vtunerd: $(VTD_BIN) $(VTD_PROBE)
+
+$(B)/server/backend_sim.o: $(VTD_SIM_DEPS)
+
+$(B)/server/%.o: src/server/%.c $(VTD_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) -c $< -o $@
+
+$(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
+		$(VTC_LIB) $(SIM_LIBS) -o $@
+
+$(VTD_PROBE): $(B)/server/vtunerd-probe.o $(VTP_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(VTP_LIB) -o $@

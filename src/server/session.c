@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - the protocol of vtunerd (docs/protocol.md): the messages of
+ * a connection before HELLO / DATA_ATTACH, of a control session and of a
+ * data connection; the STATUS pushes and the TS path from a tuner to the
+ * data connection.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <linux/dvb/frontend.h>
+
+#include "common/log.h"
+#include "server/server.h"
+
+/* TS read from the tuner per TS_DATA frame and reads per wake-up */
+#define VTD_TS_CHUNK_PKTS	1024
+#define VTD_TS_READS		8
+#define VTD_DROP_LOG_NS		10000000000ull
+
+static bool vtd_is_request(uint16_t type)
+{
+	switch (type) {
+	case VTP_HELLO:
+	case VTP_KEEPALIVE:
+	case VTP_LIST_TUNERS:
+	case VTP_OPEN_TUNER:
+	case VTP_CLOSE_TUNER:
+	case VTP_TUNE:
+	case VTP_SET_TONE:
+	case VTP_SET_VOLTAGE:
+	case VTP_ENABLE_HIGH_VOLTAGE:
+	case VTP_DISEQC_MASTER:
+	case VTP_DISEQC_BURST:
+	case VTP_SET_PIDS:
+	case VTP_DATA_ATTACH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Queue a frame; a control peer that lets its queue fill is closed. */
+static bool vtd_send(struct vtd_conn *c, const uint8_t *buf, int n)
+{
+	if (n < 0) {
+		vt_err("#%u: encoding a reply: %s", c->id, strerror(-n));
+		return false;
+	}
+	if (vtd_conn_send(c, buf, (size_t)n))
+		return true;
+	if (!c->dead && c->kind != CONN_DATA)
+		vtd_conn_close(c, "output queue full: peer does not read");
+	return false;
+}
+
+void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
+		    const char *fmt, ...)
+{
+	struct vtp_error e;
+	uint8_t buf[VTP_HDR_LEN + 10 + VTP_ERRMSG_MAX];
+	va_list ap;
+
+	memset(&e, 0, sizeof(e));
+	e.err = (uint32_t)(err > 0 && err < 4096 ? err : EIO);
+	e.reqid = reqid;
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	vt_info("#%u %s: error %u (%s): %s", c->id, c->peer, e.err,
+		strerror((int)e.err), e.msg);
+	vtd_send(c, buf, vtp_encode_error(buf, sizeof(buf), &e));
+}
+
+static void vtd_send_ok(struct vtd_conn *c, uint32_t reqid)
+{
+	uint8_t buf[VTP_HDR_LEN];
+
+	vtd_send(c, buf, vtp_encode_ok(buf, sizeof(buf), reqid));
+}
+
+void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
+{
+	switch (err) {
+	case -EBADMSG:
+		vtd_conn_close(c, "bad frame magic: stream out of sync");
+		break;
+	case -EMSGSIZE:
+		vtd_send_error(c, m->hdr.reqid, EMSGSIZE,
+			       "frame of %u bytes above the maximum %u",
+			       m->hdr.len, VTP_MAX_PAYLOAD);
+		vtd_conn_close_after_flush(c);
+		break;
+	case -ENOTSUP:
+		vtd_send_error(c, m->hdr.reqid, EOPNOTSUPP,
+			       "unknown message type 0x%04x", m->hdr.type);
+		break;
+	case -EPROTO:
+		if (vtd_is_request(m->hdr.type))
+			vtd_send_error(c, m->hdr.reqid, EPROTO,
+				       "malformed %s (%u payload bytes)",
+				       vtp_type_name(m->hdr.type), m->hdr.len);
+		else
+			vt_info("#%u %s: malformed %s dropped", c->id, c->peer,
+				vtp_type_name(m->hdr.type));
+		break;
+	default:
+		vtd_conn_close(c, "decoder error");
+		break;
+	}
+}
+
+/* ---- session state ------------------------------------------------------ */
+
+static struct vtd_server *vtd_srv(struct vtd_session *s)
+{
+	return s->ctl->srv;
+}
+
+static void vtd_log_ts_counters(struct vtd_session *s)
+{
+	vt_info("#%u: tuner %u: %llu TS packets, %llu frames sent, "
+		"%llu frames (%llu packets) dropped, %llu packets without "
+		"data connection", s->ctl->id, s->tuner->info.index,
+		(unsigned long long)s->ts_packets,
+		(unsigned long long)s->ts_frames,
+		(unsigned long long)s->drop_frames,
+		(unsigned long long)s->drop_packets,
+		(unsigned long long)s->unattached_packets);
+}
+
+static void vtd_close_tuner(struct vtd_session *s)
+{
+	struct vtd_tuner *t = s->tuner;
+
+	if (!t)
+		return;
+	if (s->ts_ev.fd >= 0)
+		vtd_server_watch(vtd_srv(s), &s->ts_ev, s->ts_ev.fd, false);
+	s->ts_ev.fd = -1;
+	if (s->data)
+		vtd_conn_close(s->data, "tuner closed");
+	vtd_log_ts_counters(s);
+	t->ops->close(t);
+	t->owner = NULL;
+	s->tuner = NULL;
+	s->token_valid = false;
+	s->npids = 0;
+	vt_notice("#%u %s: tuner %u (%s) released", s->ctl->id, s->ctl->peer,
+		  t->info.index, t->where);
+}
+
+void vtd_session_release(struct vtd_session *s)
+{
+	vtd_close_tuner(s);
+	free(s->pids);
+	s->pids = NULL;
+}
+
+void vtd_data_detach(struct vtd_conn *c)
+{
+	struct vtd_session *s = c->sess;
+
+	if (s && s->data == c)
+		s->data = NULL;
+	c->sess = NULL;
+}
+
+/* ---- data connection queue ---------------------------------------------- */
+
+void vtd_data_sent(struct vtd_conn *c, size_t sent)
+{
+	while (sent && c->fr_num) {
+		size_t flen = c->frames[c->fr_head] & ~VTD_FRAME_KEEP;
+		size_t rem = flen - c->fr_sent;
+
+		if (sent < rem) {
+			c->fr_sent += sent;
+			return;
+		}
+		sent -= rem;
+		c->fr_sent = 0;
+		c->fr_head = (c->fr_head + 1) % c->fr_cap;
+		c->fr_num--;
+	}
+}
+
+/*
+ * A retune: drop the queued TS_DATA of the old tune from the tail of the
+ * queue, but never a frame already partly sent nor one queued before a
+ * frame that must stay (a KEEPALIVE_REPLY).
+ */
+static size_t vtd_data_discard(struct vtd_conn *c)
+{
+	size_t dropped = 0;
+
+	while (c->fr_num) {
+		size_t idx = (c->fr_head + c->fr_num - 1) % c->fr_cap;
+		uint32_t f = c->frames[idx];
+
+		if (f & VTD_FRAME_KEEP)
+			break;
+		if (c->fr_num == 1 && c->fr_sent)
+			break;
+		c->wr.len -= f;
+		c->fr_num--;
+		dropped++;
+	}
+	if (!c->wr.len)
+		c->wr.head = 0;
+	return dropped;
+}
+
+static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
+			    size_t len)
+{
+	if (c->fr_num >= c->fr_cap || vtp_writer_put(&c->wr, frame, len) < 0)
+		return false;
+	c->frames[(c->fr_head + c->fr_num) % c->fr_cap] = (uint32_t)len;
+	c->fr_num++;
+	return true;
+}
+
+void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
+{
+	struct vtd_tuner *t = s->tuner;
+	struct vtd_conn *d = s->data;
+	uint8_t *buf = srv->tsbuf;
+	bool queued = false;
+	uint64_t now;
+	ssize_t n;
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < VTD_TS_READS; i++) {
+		size_t pkts;
+
+		n = t->ops->read_ts(t, buf + VTP_TS_HDR_LEN,
+				    VTD_TS_CHUNK_PKTS * VTP_TS_PACKET);
+		if (n == -EAGAIN)
+			break;
+		if (n < 0) {
+			vt_warn("#%u: tuner %u (%s): reading TS: %s; TS stopped",
+				s->ctl->id, t->info.index, t->where,
+				strerror((int)-n));
+			vtd_server_watch(srv, &s->ts_ev, s->ts_ev.fd, false);
+			s->ts_ev.fd = -1;
+			break;
+		}
+		pkts = (size_t)n / VTP_TS_PACKET;
+		s->ts_packets += pkts;
+		if (!d || d->dead) {
+			s->unattached_packets += pkts;
+			continue;
+		}
+		vtp_encode_ts_hdr(buf, VTP_TS_HDR_LEN, s->seq, (size_t)n);
+		if (vtd_data_put_ts(d, buf, VTP_TS_HDR_LEN + (size_t)n)) {
+			s->ts_frames++;
+			queued = true;
+		} else {
+			s->drop_frames++;
+			s->drop_packets += pkts;
+		}
+	}
+	if (queued)
+		vtd_conn_flush(d);
+	if (s->drop_frames > s->drops_logged) {
+		now = vtd_now_ns();
+		if (now - s->drops_logged_ns >= VTD_DROP_LOG_NS) {
+			vt_warn("#%u %s: data connection too slow: %llu TS "
+				"frames (%llu packets) dropped so far",
+				s->ctl->id, s->ctl->peer,
+				(unsigned long long)s->drop_frames,
+				(unsigned long long)s->drop_packets);
+			s->drops_logged = s->drop_frames;
+			s->drops_logged_ns = now;
+		}
+	}
+}
+
+/* ---- status ------------------------------------------------------------- */
+
+static void vtd_push_status(struct vtd_session *s, uint64_t now)
+{
+	struct vtd_tuner *t = s->tuner;
+	uint8_t buf[VTP_HDR_LEN + 344];
+	struct vtp_status st;
+	int err;
+
+	memset(&st, 0, sizeof(st));
+	err = t->ops->read_status(t, &st, true);
+	if (err < 0)
+		memset(&st, 0, sizeof(st));
+	st.seq = s->seq;
+	if (!s->status_sent ||
+	    (st.status & FE_HAS_LOCK) != (s->last_status & FE_HAS_LOCK))
+		vt_info("#%u: tuner %u: seq %u: status 0x%02x%s", s->ctl->id,
+			t->info.index, s->seq, st.status,
+			st.status & FE_HAS_LOCK ? " (lock)" : "");
+	s->last_status = st.status;
+	s->status_sent = true;
+	s->last_push_ns = now;
+	vtd_send(s->ctl, buf, vtp_encode_status(buf, sizeof(buf), &st));
+}
+
+void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
+		      uint64_t now)
+{
+	struct vtp_status st;
+	struct vtd_tuner *t = s->tuner;
+
+	(void)srv;
+	if (!t)
+		return;
+	memset(&st, 0, sizeof(st));
+	if (t->ops->read_status(t, &st, false) < 0)
+		st.status = 0;
+	if (s->status_sent && st.status == s->last_status &&
+	    now - s->last_push_ns < VTD_STATUS_PUSH_MS * 1000000ull)
+		return;
+	vtd_push_status(s, now);
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static int vtd_cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+static int vtd_resize_queue(struct vtd_conn *c, size_t cap)
+{
+	uint8_t *nb = malloc(cap);
+	size_t len = c->wr.len, first;
+
+	if (!nb)
+		return -ENOMEM;
+	if (len > cap) {
+		free(nb);
+		return -ENOBUFS;
+	}
+	first = c->wr.cap - c->wr.head < len ? c->wr.cap - c->wr.head : len;
+	memcpy(nb, c->wr.buf + c->wr.head, first);
+	memcpy(nb + first, c->wr.buf, len - first);
+	free(c->wbuf);
+	c->wbuf = nb;
+	c->wcap = cap;
+	vtp_writer_init(&c->wr, nb, cap);
+	c->wr.len = len;
+	return 0;
+}
+
+static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_server *srv = c->srv;
+	const struct vtp_hello *h = &m->u.hello;
+	struct vtp_hello_reply r;
+	struct vtd_session *s;
+	uint8_t buf[VTP_HDR_LEN + 128];
+	uint16_t v;
+
+	v = vtp_choose_version(h->version_min, h->version_max);
+	if (!v) {
+		vtd_send_error(c, m->hdr.reqid, EPROTONOSUPPORT,
+			       "no common version: client %u..%u, server %u..%u",
+			       h->version_min, h->version_max,
+			       VTP_VERSION_MIN, VTP_VERSION_MAX);
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	if (srv->nsessions >= srv->cfg->max_clients) {
+		vtd_send_error(c, m->hdr.reqid, EUSERS,
+			       "too many clients (at most %u)",
+			       srv->cfg->max_clients);
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	if (vtd_resize_queue(c, VTD_CTRL_QUEUE) < 0) {
+		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	s = &c->session;
+	memset(s, 0, sizeof(*s));
+	s->pids = calloc(VTP_MAX_PIDS, sizeof(*s->pids));
+	if (!s->pids) {
+		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	s->ctl = c;
+	s->ts_ev.kind = EV_TUNER;
+	s->ts_ev.fd = -1;
+	s->version = v;
+	snprintf(s->name, sizeof(s->name), "%s", h->name);
+	c->kind = CONN_CONTROL;
+	c->sess = s;
+	srv->nsessions++;
+
+	memset(&r, 0, sizeof(r));
+	r.version = v;
+	r.features = h->features & VTP_FEATURES;
+	snprintf(r.name, sizeof(r.name), "%s", srv->cfg->name);
+	vt_notice("#%u %s: client '%s', protocol version %u", c->id, c->peer,
+		  s->name, v);
+	vtd_send(c, buf, vtp_encode_hello_reply(buf, sizeof(buf),
+						m->hdr.reqid, &r));
+}
+
+static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_server *srv = c->srv;
+	struct vtd_session *s = NULL;
+	struct vtd_conn *o;
+	size_t cap;
+
+	for (o = srv->conns; o; o = o->next) {
+		struct vtd_session *os = &o->session;
+
+		if (o->dead || o->kind != CONN_CONTROL || !os->token_valid ||
+		    !os->tuner || os->data)
+			continue;
+		if (!memcmp(os->token, m->u.attach.token, VTP_TOKEN_LEN)) {
+			s = os;
+			break;
+		}
+	}
+	if (!s) {
+		vtd_send_error(c, m->hdr.reqid, ENOENT,
+			       "DATA_ATTACH: unknown or used token");
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	cap = srv->cfg->ts_queue / (VTP_TS_HDR_LEN + VTP_TS_PACKET) + 64;
+	c->frames = calloc(cap, sizeof(*c->frames));
+	if (!c->frames || vtd_resize_queue(c, srv->cfg->ts_queue) < 0) {
+		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
+		vtd_conn_close_after_flush(c);
+		return;
+	}
+	c->fr_cap = cap;
+	c->fr_head = c->fr_num = c->fr_sent = 0;
+	s->token_valid = false;
+	s->data = c;
+	c->sess = s;
+	c->kind = CONN_DATA;
+	vt_info("#%u %s: data connection of #%u (tuner %u)", c->id, c->peer,
+		s->ctl->id, s->tuner->info.index);
+	vtd_send_ok(c, m->hdr.reqid);
+}
+
+static void vtd_keepalive(struct vtd_conn *c, struct vtp_msg *m)
+{
+	uint8_t buf[VTP_HDR_LEN + 8];
+
+	vtd_send(c, buf, vtp_encode_keepalive_reply(buf, sizeof(buf),
+						    m->hdr.reqid, m->u.stamp));
+}
+
+static void vtd_list(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_tuners *ts = c->srv->tuners;
+	struct vtp_tuner_list *l;
+	unsigned int i;
+
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
+		return;
+	}
+	for (i = 0; i < ts->num && i < VTP_MAX_TUNERS; i++) {
+		struct vtd_tuner *t = ts->t[i];
+
+		l->tuner[i] = t->info;
+		l->tuner[i].index = i;
+		l->tuner[i].flags = t->owner && t->owner != c->sess ?
+				    VTP_TUNER_BUSY : 0;
+	}
+	l->num = i;
+	vtd_send(c, c->srv->tsbuf, vtp_encode_tuner_list(c->srv->tsbuf,
+							 VTP_MAX_FRAME,
+							 m->hdr.reqid, l));
+	free(l);
+}
+
+static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_server *srv = c->srv;
+	struct vtd_session *s = c->sess;
+	unsigned int idx = m->u.index;
+	struct vtp_open_reply r;
+	uint8_t buf[VTP_HDR_LEN + 20];
+	struct vtd_tuner *t;
+	int err, fd;
+
+	if (idx >= srv->tuners->num) {
+		vtd_send_error(c, m->hdr.reqid, ENODEV,
+			       "no tuner %u (this server has %u)", idx,
+			       srv->tuners->num);
+		return;
+	}
+	t = srv->tuners->t[idx];
+	if (s->tuner) {
+		vtd_send_error(c, m->hdr.reqid, EALREADY,
+			       "this session has tuner %u open already",
+			       s->tuner->info.index);
+		return;
+	}
+	if (t->owner) {
+		vtd_send_error(c, m->hdr.reqid, EBUSY,
+			       "tuner %u (%s) is in use by client '%s' (%s)",
+			       idx, t->where, t->owner->name,
+			       t->owner->ctl->peer);
+		return;
+	}
+	if (getrandom(s->token, sizeof(s->token), 0) != sizeof(s->token)) {
+		vtd_send_error(c, m->hdr.reqid, EIO, "getrandom: %s",
+			       strerror(errno));
+		return;
+	}
+	err = t->ops->open(t);
+	if (err < 0) {
+		vtd_send_error(c, m->hdr.reqid, -err, "opening tuner %u (%s): %s",
+			       idx, t->where, strerror(-err));
+		return;
+	}
+	fd = t->ops->get_fd(t);
+	if (fd >= 0 && (err = vtd_server_watch(srv, &s->ts_ev, fd, true)) < 0) {
+		t->ops->close(t);
+		vtd_send_error(c, m->hdr.reqid, -err, "epoll_ctl: %s",
+			       strerror(-err));
+		return;
+	}
+	t->owner = s;
+	s->tuner = t;
+	s->token_valid = true;
+	s->seq = 0;
+	s->status_sent = false;
+	s->npids = 0;
+	s->ts_packets = s->ts_frames = s->drop_frames = s->drop_packets = 0;
+	s->unattached_packets = s->drops_logged = 0;
+	vt_notice("#%u %s: tuner %u (%s, %s) opened", c->id, c->peer, idx,
+		  t->where, t->info.name);
+	memset(&r, 0, sizeof(r));
+	r.index = idx;
+	memcpy(r.token, s->token, sizeof(r.token));
+	vtd_send(c, buf, vtp_encode_open_reply(buf, sizeof(buf), m->hdr.reqid,
+					       &r));
+}
+
+static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_session *s = c->sess;
+	struct vtd_tuner *t = s->tuner;
+	const struct vtp_tune *tu = &m->u.tune;
+	size_t dropped = 0;
+	int err;
+
+	err = t->ops->tune(t, tu->props, tu->num);
+	/* The old tune is gone either way (dvb: DTV_CLEAR). */
+	s->seq = tu->seq;
+	if (t->ops->flush_ts)
+		t->ops->flush_ts(t);
+	if (s->data)
+		dropped = vtd_data_discard(s->data);
+	vt_debug("#%u: tune seq %u: %u properties: %s; %zu queued TS frames "
+		 "discarded", c->id, tu->seq, tu->num,
+		 err ? strerror(-err) : "ok", dropped);
+	if (err)
+		vtd_send_error(c, m->hdr.reqid, -err, "tune: %s",
+			       strerror(-err));
+	else
+		vtd_send_ok(c, m->hdr.reqid);
+	if (!c->dead)
+		vtd_push_status(s, vtd_now_ns());
+}
+
+static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_session *s = c->sess;
+	struct vtd_tuner *t = s->tuner;
+	const struct vtp_pids *p = &m->u.pids;
+	size_t i, n = 0;
+	int err;
+
+	memcpy(s->pids, p->pid, p->num * sizeof(p->pid[0]));
+	qsort(s->pids, p->num, sizeof(s->pids[0]), vtd_cmp_u16);
+	for (i = 0; i < p->num; i++)
+		if (!n || s->pids[n - 1] != s->pids[i])
+			s->pids[n++] = s->pids[i];
+	s->npids = n;
+	err = t->ops->set_pids(t, s->pids, n);
+	vt_debug("#%u: %zu PIDs%s: %s", c->id, n,
+		 n && s->pids[n - 1] == VTP_PID_FULL_TS ? " (full TS)" : "",
+		 err ? strerror(-err) : "ok");
+	if (err)
+		vtd_send_error(c, m->hdr.reqid, -err, "setting PID filters: %s",
+			       strerror(-err));
+	else
+		vtd_send_ok(c, m->hdr.reqid);
+}
+
+static void vtd_frontend_op(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_tuner *t = c->sess->tuner;
+	const char *what;
+	int err;
+
+	switch (m->hdr.type) {
+	case VTP_SET_TONE:
+		what = "FE_SET_TONE";
+		err = t->ops->set_tone(t, m->u.value);
+		break;
+	case VTP_SET_VOLTAGE:
+		what = "FE_SET_VOLTAGE";
+		err = t->ops->set_voltage(t, m->u.value);
+		break;
+	case VTP_ENABLE_HIGH_VOLTAGE:
+		what = "FE_ENABLE_HIGH_LNB_VOLTAGE";
+		err = t->ops->enable_high_voltage(t, m->u.value);
+		break;
+	case VTP_DISEQC_BURST:
+		what = "FE_DISEQC_SEND_BURST";
+		err = t->ops->diseqc_burst(t, m->u.value);
+		break;
+	case VTP_DISEQC_MASTER:
+		err = t->ops->diseqc_master(t, m->u.diseqc.msg,
+					    m->u.diseqc.len);
+		if (err)
+			vtd_send_error(c, m->hdr.reqid, -err,
+				       "FE_DISEQC_SEND_MASTER_CMD (%u bytes): %s",
+				       m->u.diseqc.len, strerror(-err));
+		else
+			vtd_send_ok(c, m->hdr.reqid);
+		return;
+	default:
+		return;
+	}
+	if (err)
+		vtd_send_error(c, m->hdr.reqid, -err, "%s %u: %s", what,
+			       m->u.value, strerror(-err));
+	else
+		vtd_send_ok(c, m->hdr.reqid);
+}
+
+static void vtd_control(struct vtd_conn *c, struct vtp_msg *m)
+{
+	uint16_t type = m->hdr.type;
+	uint32_t reqid = m->hdr.reqid;
+
+	switch (type) {
+	case VTP_HELLO:
+		vtd_send_error(c, reqid, EPROTO, "HELLO: session already open");
+		return;
+	case VTP_DATA_ATTACH:
+		vtd_send_error(c, reqid, EPROTO,
+			       "DATA_ATTACH on the control connection");
+		return;
+	case VTP_KEEPALIVE:
+		vtd_keepalive(c, m);
+		return;
+	case VTP_LIST_TUNERS:
+		vtd_list(c, m);
+		return;
+	case VTP_OPEN_TUNER:
+		vtd_open(c, m);
+		return;
+	default:
+		break;
+	}
+	if (!c->sess->tuner) {
+		vtd_send_error(c, reqid, ENOTCONN, "%s: no tuner open",
+			       vtp_type_name(type));
+		return;
+	}
+	switch (type) {
+	case VTP_CLOSE_TUNER:
+		vtd_close_tuner(c->sess);
+		vtd_send_ok(c, reqid);
+		break;
+	case VTP_TUNE:
+		vtd_tune(c, m);
+		break;
+	case VTP_SET_PIDS:
+		vtd_set_pids(c, m);
+		break;
+	default:
+		vtd_frontend_op(c, m);
+		break;
+	}
+}
+
+void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
+{
+	uint16_t type = m->hdr.type;
+
+	vt_log(LOG_DEBUG + 1, "#%u: <- %s reqid %u len %u", c->id,
+	       vtp_type_name(type), m->hdr.reqid, m->hdr.len);
+	if (!vtd_is_request(type)) {
+		if (type == VTP_ERROR)
+			vt_info("#%u %s: peer error %u for reqid %u: %s", c->id,
+				c->peer, m->u.error.err, m->u.error.reqid,
+				m->u.error.msg);
+		else if (type != VTP_KEEPALIVE_REPLY)
+			vt_debug("#%u: unexpected %s dropped", c->id,
+				 vtp_type_name(type));
+		return;
+	}
+	switch (c->kind) {
+	case CONN_NEW:
+		if (type == VTP_HELLO)
+			vtd_hello(c, m);
+		else if (type == VTP_DATA_ATTACH)
+			vtd_attach(c, m);
+		else
+			vtd_send_error(c, m->hdr.reqid, EPROTO,
+				       "%s before HELLO", vtp_type_name(type));
+		break;
+	case CONN_DATA:
+		if (type == VTP_KEEPALIVE)
+			vtd_keepalive(c, m);
+		else
+			vtd_send_error(c, m->hdr.reqid, EPROTO,
+				       "%s on the data connection",
+				       vtp_type_name(type));
+		break;
+	case CONN_CONTROL:
+		vtd_control(c, m);
+		break;
+	}
+}
