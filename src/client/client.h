@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * client.h - options of vtunerc and the entry point of its event loop.
+ */
+#ifndef VC_CLIENT_H
+#define VC_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "proto/vtp.h"
+
+struct vc_opts {
+	const char *device;	/* /dev/vtunercN (NULL with sink) */
+	const char *sink;	/* --sink FILE, or NULL */
+	char host[256];
+	char port[16];
+	int tuner;		/* -t index, -1: first free matching */
+	unsigned char delsys[VTP_MAX_DELSYS];	/* --delsys, all required */
+	int num_delsys;
+	const char *name;	/* --name: adapter name instead of "X @ host" */
+	bool have_tune;		/* --tune (sink mode) */
+	struct vtp_tune tune;
+	bool have_pids;		/* --pids (sink mode) */
+	struct vtp_pids *pids;
+};
+
+/*
+ * Run until SIGINT/SIGTERM.  ready_fd (or -1) receives one byte once
+ * the control device is set up ('0') or failed ('1'), so that a parent
+ * that forked the daemon can exit with the right status.  Returns the
+ * exit status: 0 after a signal, 1 after a runtime error.
+ */
+int client_run(const struct vc_opts *o, int ready_fd);
+
+#endif
