@@ -9,8 +9,8 @@
  * slot its next packet is due at; each slot carries the packet of the
  * stream due earliest (tables first on ties), or a null packet.
  *
- * Tables are built with libdvbpsi (PAT, PMT, SDT, NIT, EIT, TDT, TOT) and
- * sent with one section per packet start.  The video PID of a TV service
+ * Tables are built with libdvbpsi (PAT, PMT, SDT, NIT, EIT, TDT; the TOT
+ * by hand) and sent with one section per packet start.  The video PID of a TV service
  * carries one black I-frame per 25 Hz frame in a PES of a fixed number of
  * packets (the configured rate), padded with zero_byte stuffing; the audio
  * PID two silent MP2 frames per PES.  The PCR is on the video PID (the
@@ -389,22 +389,39 @@ static int vts_build_eit(struct vts_mux *m, struct vts_psi *ps)
 	return rc;
 }
 
-static int vts_build_time(struct vts_mux *m, struct vts_psi *ps, bool tot)
+static int vts_build_tdt(struct vts_mux *m, struct vts_psi *ps)
 {
-	time_t now = vts_slot_utc(m);
-	uint64_t t = vts_dvb_time(now);
-	/* local_time_offset: GBR, region 0, +00:00, no change */
-	uint8_t lto[13] = { 'G', 'B', 'R', 0x02, 0, 0,
-			    t >> 32, t >> 24, t >> 16, t >> 8, t, 0, 0 };
 	dvbpsi_tot_t tdt;
 	int rc;
 
-	dvbpsi_tot_init(&tdt, tot ? 0x73 : 0x70, 0, 0, false, t);
-	if (tot)
-		dvbpsi_tot_descriptor_add(&tdt, 0x58, sizeof(lto), lto);
+	dvbpsi_tot_init(&tdt, 0x70, 0, 0, false, vts_dvb_time(vts_slot_utc(m)));
 	rc = vts_queue_sections(ps, dvbpsi_tot_sections_generate(m->dvbpsi, &tdt));
 	dvbpsi_tot_empty(&tdt);
 	return rc;
+}
+
+/*
+ * The TOT by hand: libdvbpsi 1.3.3 leaves its CRC_32 out (the section
+ * ends after the descriptors).  One local_time_offset_descriptor: GBR,
+ * region 0, +00:00, no change.
+ */
+static int vts_build_tot(struct vts_mux *m, struct vts_psi *ps)
+{
+	uint64_t t = vts_dvb_time(vts_slot_utc(m));
+	uint8_t s[3 + 5 + 2 + 15 + 4] = {
+		0x73, 0x70, sizeof(s) - 3,
+		t >> 32, t >> 24, t >> 16, t >> 8, t,
+		0xf0, 15,
+		0x58, 13, 'G', 'B', 'R', 0x02, 0, 0,
+		t >> 32, t >> 24, t >> 16, t >> 8, t, 0, 0,
+	};
+	uint32_t crc = vts_crc32(s, sizeof(s) - 4);
+
+	s[sizeof(s) - 4] = crc >> 24;
+	s[sizeof(s) - 3] = crc >> 16;
+	s[sizeof(s) - 2] = crc >> 8;
+	s[sizeof(s) - 1] = crc;
+	return vts_queue_section(ps, s, sizeof(s));
 }
 
 static int vts_build_psi(struct vts_mux *m, struct vts_psi *ps)
@@ -423,9 +440,9 @@ static int vts_build_psi(struct vts_mux *m, struct vts_psi *ps)
 	case VTS_EIT:
 		return vts_build_eit(m, ps);
 	case VTS_TDT:
-		return vts_build_time(m, ps, false);
+		return vts_build_tdt(m, ps);
 	case VTS_TOT:
-		return vts_build_time(m, ps, true);
+		return vts_build_tot(m, ps);
 	}
 	return -EINVAL;
 }

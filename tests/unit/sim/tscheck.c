@@ -164,6 +164,7 @@ static void tsc_packet(struct tscheck *c, const uint8_t *pkt)
 	}
 	if (!(afc & 1) || off >= 188)
 		return;
+	p->payload_starts += pusi;
 	if (p->psi)
 		tsc_psi(c, pid, p, pusi, pkt + off, 188 - off);
 	else if (pusi)
