@@ -460,7 +460,7 @@ static void on_open_reply(const struct vtp_open_reply *r)
 		session_lost("data connection: %s", strerror(-ret));
 		return;
 	}
-	C.dc.next_reqid = 0x80000000;	/* apart from the control ids */
+	C.dc.next_reqid = 0x40000000;	/* apart from the control ids */
 	/* queued now, flushed when the connect completes */
 	if (sent(net_data_attach(&C.dc, r->token), VTP_DATA_ATTACH) < 0)
 		return;

@@ -176,11 +176,10 @@ int conn_next(struct vc_conn *c, struct vtp_msg *m)
 
 static uint32_t take_reqid(struct vc_conn *c)
 {
-	uint32_t id = c->next_reqid++;
-
-	if (!c->next_reqid)
+	/* ids are returned as int: stay within 1..INT32_MAX */
+	if (!c->next_reqid || c->next_reqid > 0x7fffffff)
 		c->next_reqid = 1;
-	return id ? id : take_reqid(c);
+	return c->next_reqid++;
 }
 
 /* Queue a frame encoded in scratch; return reqid or -errno. */
