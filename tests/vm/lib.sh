@@ -63,3 +63,45 @@ vidtv_unload() {
 			fail "rmmod dvb_vidtv_$m failed"
 	done
 }
+
+# ---- vtuner test programs ------------------------------------------------
+VT_TOOLS=$VT_BUILD/tests/tuner
+
+# tuner_start NAME ARGS...: start vt-testtuner in the background, wait until
+# it has configured its device; its log is $VT_RESULTS/NAME.log.
+tuner_start() {
+	local name=$1
+	shift
+	rm -f "$VT_RESULTS/$name.ready" "$VT_RESULTS/$name.log"
+	"$VT_TOOLS/vt-testtuner" --log "$VT_RESULTS/$name.log" \
+		--ready-file "$VT_RESULTS/$name.ready" "$@" \
+		2>"$VT_RESULTS/$name.err" &
+	wait_for "$VT_RESULTS/$name.ready" 10 ||
+		fail "vt-testtuner $name did not start: $(cat "$VT_RESULTS/$name.err")"
+}
+
+# tuner_stop NAME: stop a vt-testtuner started by tuner_start.
+tuner_stop() {
+	local pid
+	pid=$(cat "$VT_RESULTS/$1.ready" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null || true
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+# expect_log FILE PATTERN WHAT: the last line of FILE matching the basic
+# regex PATTERN must exist.
+expect_log() {
+	grep -q -- "$2" "$1" || { echo "--- $1"; cat "$1"; fail "$3: no line matching '$2'"; }
+}
+
+# expect_fields LINE FIELD=VALUE...: every token must be in LINE.
+expect_fields() {
+	local line=" $1 " f
+	shift
+	for f in "$@"; do
+		case $line in
+		*" $f "*) ;;
+		*) fail "expected $f in: $line" ;;
+		esac
+	done
+}

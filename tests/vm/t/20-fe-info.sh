@@ -1,0 +1,35 @@
+#!/bin/bash
+# dvb-fe-tool shows the name and delivery systems a client set: through the
+# extension (SET_DELSYS) and through the classic SET_MODES.
+set -euo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+
+vt_load adapters=2
+tuner_start t0 -d /dev/vtunerc0 --name "Test Tuner S2" --delsys dvbs2,dvbs
+out=$(dvb-fe-tool -a 0 2>&1)
+echo "$out"
+echo "$out" | grep -q "Device Test Tuner S2 " || fail "name not shown"
+sys=$(echo "$out" | sed -n '/Supported delivery systems/,/Frequency range/p' | tr -d ' []' | grep -v ':' | sort | tr '\n' ' ')
+[ "$sys" = "DVBS DVBS2 " ] || fail "delivery systems: '$sys'"
+echo "$out" | grep -q "From: *950 MHz\|From: *950.0 MHz\|From: *0.95 GHz" || true
+
+# Classic client, several modes on one frontend.
+"$VT_TOOLS/vt-classic" -d /dev/vtunerc1 --name "Classic Multi" \
+	--modes DVB-S2,DVB-T,DVB-C --exit-after 30 \
+	--ready-file "$VT_RESULTS/c1.ready" --log "$VT_RESULTS/c1.log" &
+wait_for "$VT_RESULTS/c1.ready" 10 || fail "vt-classic did not start"
+out=$(dvb-fe-tool -a 1 2>&1)
+echo "$out"
+echo "$out" | grep -q "Device Classic Multi " || fail "classic name not shown"
+sys=$(echo "$out" | sed -n '/Supported delivery systems/,/Frequency range/p' | tr -d ' []' | grep -v ':' | sort | tr '\n' ' ')
+[ "$sys" = "DVBC/ANNEX_A DVBS DVBS2 DVBT " ] || fail "classic delivery systems: '$sys'"
+
+# A second owner is refused while the first holds the device.
+if "$VT_TOOLS/vt-testtuner" -d /dev/vtunerc0 --exit-after 1 2>"$VT_RESULTS/busy.err"; then
+	fail "second open of /dev/vtunerc0 succeeded"
+fi
+grep -q "busy" "$VT_RESULTS/busy.err" || fail "second open: $(cat "$VT_RESULTS/busy.err")"
+
+tuner_stop t0
+kill %2 2>/dev/null || true
+wait
