@@ -57,6 +57,50 @@ expect 1 "vt-classic: $T/none: open" "vt-classic reports open errors" -- "$BIN/v
 expect 0 "operations .*seed 7" "vt-fuzz without devices terminates" -- \
 	"$BIN/vt-fuzz" --iterations 100 --seed 7 --dev "$T/none" --adapter "$T/none"
 
+# ---- vt-testtuner main loop against the LD_PRELOAD mock device ---------
+if [ -f "$BIN/mockdev.so" ]; then
+	{ pkt 256 0; pkt 256 1; pkt 256 2; pkt 0 0; } > "$T/in.ts"
+	mock() { MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$@"; }
+	expect 0 "bytes=752 " "ext: TS written once while locked" -- mock "$BIN/vt-testtuner" \
+		-d /mock/vtunerc0 --log "$T/ext.log" --freq 1362000 --lock-delsys dvbs2 \
+		--tone off --voltage 18 --symbol-rate 27500000 --ts "$T/in.ts" --once \
+		--exit-after 1.2 --ready-file "$T/ready"
+	for l in '^HELLO version=1 features=0x7 ' '^TONE 1$' '^VOLTAGE 1$' '^DISEQC e0 10 38 f0$' \
+		'^SET_FRONTEND seq=1 delsys=6 freq=1362000 sr=27500000 fec=3 mod=9 rolloff=1 pilot=0 .*DTV_INNER_FEC=3 ' \
+		'^LOCK 1 status=0x1f$' '^PIDLIST 0 17 256$' '^TS_DONE bytes=752$' '^EXIT msgs=5 '; do
+		if grep -Eq -- "$l" "$T/ext.log"; then ok "ext log: $l"; else bad "ext log: $l"; cat "$T/ext.log"; fi
+	done
+	if [ -s "$T/ready" ]; then ok "ready file"; else bad "ready file"; fi
+	expect 0 "last_status=0x00" "ext: no lock at another frequency" -- mock "$BIN/vt-testtuner" \
+		-d /mock/vtunerc0 --log "$T/nolock.log" --freq 1500000 --exit-after 0.8
+	if grep -q '^LOCK' "$T/nolock.log"; then bad "no LOCK line without lock"; else ok "no LOCK line without lock"; fi
+	expect 0 "last_status=0x00" "ext: no lock with the wrong tone" -- mock "$BIN/vt-testtuner" \
+		-d /mock/vtunerc0 --freq 1362000 --tone on --exit-after 0.8
+	expect 0 "last_status=0x1f bytes=(3[0-9]{5}) " "classic: paced loop at 2 Mbit/s, READ_STATUS answered" -- \
+		env MOCK_CLASSIC=1 MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$BIN/vt-testtuner" \
+		--classic -d /mock/vtunerc0 --log "$T/cl.log" --freq 1362000000 --ts "$T/in.ts" \
+		--loop --rate 2000000 --exit-after 1.5
+	for l in '^SET_FRONTEND delsys=6 freq=1362000 sr=27500000 fec=3 mod=9 rolloff=1 pilot=0 inversion=2 raw.frequency=1362000 raw.inversion=0x1a raw.symbol_rate=27500000 raw.fec_inner=21$' \
+		'^READ_STATUS$' '^PIDLIST 0 17 256$'; do
+		if grep -Eq -- "$l" "$T/cl.log"; then ok "classic log: $l"; else bad "classic log: $l"; cat "$T/cl.log"; fi
+	done
+	env MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$BIN/vt-testtuner" \
+		-d /mock/vtunerc0 --log "$T/term.log" --exit-after 20 2>/dev/null &
+	pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^EXIT signal=15 ' "$T/term.log"; then ok "SIGTERM: clean exit"; else bad "SIGTERM: exit $rc"; fi
+	expect 0 "mock: responses=2 " "--exit-after-msgs" -- mock "$BIN/vt-testtuner" -d /mock/vtunerc0 \
+		--exit-after-msgs 2 --exit-after 5
+	expect 0 "mock: responses=5 pushes=0 last_status=0x1f bytes=0 " "vt-classic answers the classic messages" -- \
+		env MOCK_CLASSIC=1 MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$BIN/vt-classic" \
+		-d /mock/vtunerc0 --log "$T/vc.log" --exit-after 1
+	for l in '^SET_FRONTEND delsys=6 freq=1362000 sr=27500000 fec=3 mod=9 rolloff=1 pilot=0 inversion=2 ' \
+		'^TONE 1$' '^PIDLIST 0 17 256$' '^READ_STATUS$' '^EXIT msgs=6$'; do
+		if grep -Eq -- "$l" "$T/vc.log"; then ok "vt-classic log: $l"; else bad "vt-classic log: $l"; cat "$T/vc.log"; fi
+	done
+else
+	skip "mockdev.so not built: vt-testtuner main loop"
+fi
+
 # ---- vt-tscheck on hand-made streams ------------------------------------
 { pkt 256 0; pkt 256 1; pkt 256 2; pkt 0 0; pkt 256 3; } > "$T/clean.ts"
 expect 0 "pid=256 packets=4 cc_errors=0" "clean stream" -- "$BIN/vt-tscheck" "$T/clean.ts"
@@ -116,5 +160,5 @@ else
 	skip "ffmpeg not installed: ffmpeg stream checks"
 fi
 
-echo "# $n checks, $fails failed"
+echo "tuner: $((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,6 +1,6 @@
 # tests/tuner: user-space test programs for vtunerc (see tests/tuner/README).
 #   make tuner-tools   build vt-testtuner vt-classic [vt-classic32] vt-fuzz vt-tscheck
-#   make tuner-check   host self-tests (no module needed)
+#   make tuner-check   host self-tests (no module needed; part of check-unit)
 # Included from the top Makefile; paths are relative to the top directory.
 
 TUNER_DIR := tests/tuner
@@ -53,5 +53,12 @@ $(TUNER_B)/vt-classic: $(TUNER_DIR)/vt-classic.c $(TUNER_B)/classic-include/vtun
 $(TUNER_B)/vt-classic32: $(TUNER_DIR)/vt-classic.c $(TUNER_B)/classic-include/vtuner.h
 	$(CC) -m32 -I$(TUNER_B)/classic-include $(TUNER_CFLAGS) -o $@ $<
 
-tuner-check: tuner-tools
+# LD_PRELOAD stand-in for the control device, for the self-test only
+$(TUNER_B)/mockdev.so: $(TUNER_DIR)/mockdev.c kernel/uapi/vtuner.h
+	@mkdir -p $(@D)
+	$(CC) $(TUNER_CFLAGS) -shared -fPIC -o $@ $< -ldl
+
+# host checks of the tools run with the unit tests (make check-unit)
+check-unit: tuner-check
+tuner-check: tuner-tools $(TUNER_B)/mockdev.so
 	TUNER_BIN=$(TUNER_B) sh $(TUNER_DIR)/selftest.sh
