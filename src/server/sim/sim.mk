@@ -17,10 +17,12 @@ SIM_LIBS := $(shell pkg-config --libs libdvbpsi)
 SIM_TDIR   := $(B)/tests/unit/sim
 SIM_TNAMES := test_sim_world test_sim_fe test_sim_si test_sim_mux
 SIM_TESTS  := $(addprefix $(SIM_TDIR)/,$(SIM_TNAMES))
+SIM_TOBJS  := $(addsuffix .o,$(SIM_TESTS)) $(SIM_TDIR)/tscheck.o
 SIM_TCFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
 SIM_TLIBS  := $(shell pkg-config --libs cmocka) $(SIM_LIBS)
 
 .PHONY: sim check-sim
+.SECONDARY: $(SIM_TOBJS) $(B)/server/sim/vts-gen.o
 all: sim
 sim: $(SIM_LIB) $(SIM_GEN)
 
@@ -42,5 +44,4 @@ $(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB)
 	$(CC) $(CFLAGS) $^ $(SIM_TLIBS) -o $@
 
 check-sim: $(SIM_TESTS) $(SIM_GEN)
-	@cd tests/unit/sim && SIM_BIN=$(abspath $(SIM_TDIR)) \
-		SIM_GEN=$(abspath $(SIM_GEN)) sh ./run.sh $(abspath $(SIM_TESTS))
+	@SIM_GEN=$(SIM_GEN) sh tests/unit/sim/run.sh $(SIM_TESTS)

@@ -18,8 +18,9 @@
  *
  * transponder keys (* required):
  *	delsys*		DVBS DVBS2 DVBT DVBT2 DVBC
- *	frequency*	sat: RF kHz; others: Hz (a "MHz" / "kHz" suffix is allowed)
- *	polarisation	H or V (sat*)
+ *	frequency*	a plain number is RF kHz for sat, Hz for the others;
+ *			with a "MHz" or "kHz" suffix it is what it says
+ *	polarisation	H or V (sat, default H)
  *	position	DiSEqC position 0..3 (sat, default 0)
  *	symbol_rate	symbols/s (sat*, cable*)
  *	modulation	QPSK 8PSK 16APSK 32APSK QAM16 QAM32 QAM64 QAM128 QAM256
@@ -28,7 +29,8 @@
  *	bandwidth	Hz (terrestrial, default 8000000)
  *	plp		PLP id 0..255 (DVB-T2, default 0)
  *	ts_id*, network_id (default 1), network_name, orbit (e.g. 19.2E)
- *	bitrate*	nominal TS bit rate
+ *	bitrate*	nominal TS bit rate; the services' rates (video_bitrate
+ *			+ 219334 for the audio PID) may use 97% of it
  *	signal		signal strength, dBm (default -45)
  *	cnr		carrier to noise ratio, dB (default 12.5)
  *	ts_file		a TS file played in a loop at its own bit rate (from
