@@ -454,6 +454,7 @@ static void on_open_reply(const struct vtp_open_reply *r)
 		vt_notice("connected to %s (%s), tuner %u '%s'", C.addr,
 			  C.server_name, r->index, C.tuner.name);
 	C.ever_ready = true;
+	tscc_reset(&C.tscc);	/* a new stream: its start is no error */
 	configure_adapter();
 	ret = conn_start(&C.dc, C.ai_cur);
 	if (ret < 0) {
@@ -658,8 +659,8 @@ static void conn_event(struct vc_conn *c, short revents)
 			return;
 		ret = conn_finish(c);
 		if (ret < 0) {
-			session_lost("%s connection to %s: %s", c->what,
-				     C.addr, strerror(-ret));
+			session_lost("%s connection: %s", c->what,
+				     strerror(-ret));
 			return;
 		}
 		if (c == &C.cc)
