@@ -698,8 +698,10 @@ void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
 {
 	uint16_t type = m->hdr.type;
 
-	vt_log(LOG_DEBUG + 1, "#%u: <- %s reqid %u len %u", c->id,
-	       vtp_type_name(type), m->hdr.reqid, m->hdr.len);
+	/* -vvv: every frame (logged at LOG_DEBUG, a valid syslog level) */
+	if (vt_log_level() > LOG_DEBUG)
+		vt_debug("#%u: <- %s reqid %u len %u", c->id,
+			 vtp_type_name(type), m->hdr.reqid, m->hdr.len);
 	if (!vtd_is_request(type)) {
 		if (type == VTP_ERROR)
 			vt_info("#%u %s: peer error %u for reqid %u: %s", c->id,
