@@ -414,16 +414,26 @@ static void on_tuner_list(const struct vtp_tuner_list *l)
 	sent(net_open_tuner(&C.cc, pick->index), VTP_OPEN_TUNER);
 }
 
+/* Same description (name, systems, limits, caps) as last configured? */
+static bool tuner_same(const struct vtp_tuner *a, const struct vtp_tuner *b)
+{
+	return a->num_delsys == b->num_delsys &&
+	       !memcmp(a->delsys, b->delsys, a->num_delsys) &&
+	       a->caps == b->caps && a->freq_min == b->freq_min &&
+	       a->freq_max == b->freq_max && a->freq_step == b->freq_step &&
+	       a->freq_tolerance == b->freq_tolerance &&
+	       a->srate_min == b->srate_min && a->srate_max == b->srate_max &&
+	       a->srate_tolerance == b->srate_tolerance &&
+	       !strcmp(a->name, b->name);
+}
+
 static void configure_adapter(void)
 {
-	struct vtp_tuner a = C.tuner, b = C.configured_as;
 	char name[VTP_NAME_MAX + 1 + 300];
 
 	if (C.ctrl.fd < 0)
 		return;
-	a.flags = b.flags = 0;
-	a.index = b.index = 0;
-	if (C.configured && !memcmp(&a, &b, sizeof(a)))
+	if (C.configured && tuner_same(&C.tuner, &C.configured_as))
 		return;
 	if (C.o->name)
 		snprintf(name, sizeof(name), "%s", C.o->name);
