@@ -66,6 +66,13 @@ done
 
 vmdir=$build/vm/$kver
 mkdir -p "$vmdir"
+# One run per kernel at a time: they share the initramfs, console log and
+# default results directory.  qemu inherits the lock.
+exec 9>"$vmdir/lock"
+if ! flock -n 9; then
+	echo "run.sh: waiting for another run on $kver to finish" >&2
+	flock 9
+fi
 initrd=$vmdir/initramfs.cpio.gz
 console=$vmdir/console.log
 results=${results:-$vmdir/results}
