@@ -239,18 +239,23 @@ static void vtd_conn_free(struct vtd_conn *c)
 	free(c);
 }
 
-int vtd_conn_watch_out(struct vtd_conn *c)
+static int vtd_conn_update_events(struct vtd_conn *c, bool force)
 {
 	bool want = vtp_writer_pending(&c->wr) > 0;
 	struct epoll_event e = { .data.ptr = &c->ev };
 
-	if (want == c->want_out || c->dead)
+	if ((!force && want == c->want_out) || c->dead)
 		return 0;
 	e.events = (c->closing ? 0 : EPOLLIN) | (want ? EPOLLOUT : 0);
 	if (epoll_ctl(c->srv->epfd, EPOLL_CTL_MOD, c->ev.fd, &e) < 0)
 		return -errno;
 	c->want_out = want;
 	return 0;
+}
+
+int vtd_conn_watch_out(struct vtd_conn *c)
+{
+	return vtd_conn_update_events(c, false);
 }
 
 bool vtd_conn_flush(struct vtd_conn *c)
@@ -326,8 +331,7 @@ void vtd_conn_close_after_flush(struct vtd_conn *c)
 		return;
 	c->closing = true;
 	shutdown(c->ev.fd, SHUT_RD);
-	c->want_out = !c->want_out;	/* force the epoll update */
-	vtd_conn_watch_out(c);
+	vtd_conn_update_events(c, true);	/* no more EPOLLIN */
 	vtd_conn_flush(c);
 }
 

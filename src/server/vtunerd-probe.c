@@ -451,7 +451,7 @@ int main(int argc, char **argv)
 	int voltage = -1, tone = -1, burst = -1, opt, n;
 	unsigned int tuner = 0, seconds = 5, i, k;
 	struct vtp_diseqc diseqc = { .len = 0 };
-	bool list = false;
+	bool list = false, want_ts;
 	static uint8_t buf[VTP_MAX_FRAME];
 	struct conn ctl = { .fd = -1, .name = "control" };
 	struct conn dat = { .fd = -1, .name = "data" };
@@ -674,11 +674,19 @@ int main(int argc, char **argv)
 		VTP_OK, "CLOSE_TUNER");
 	if (out && fclose(out) != 0)
 		die("%s: %s", out_path, strerror(errno));
+	want_ts = pids_spec && pids->num;
+	close(ctl.fd);
+	close(dat.fd);
+	free(ctl.rd);
+	free(dat.rd);
+	free(tune);
+	free(pids);
+	free(msg);
 	if (tune_spec && !seen_lock) {
 		fprintf(stderr, PROG ": no lock\n");
 		return 1;
 	}
-	if (pids_spec && pids->num && !packets) {
+	if (want_ts && !packets) {
 		fprintf(stderr, PROG ": no TS received\n");
 		return 1;
 	}
