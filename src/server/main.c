@@ -301,6 +301,11 @@ int main(int argc, char **argv)
 		vtd_tuners_free(&tuners);
 		return 1;
 	}
+	if (vtd_server_signals(&srv) < 0) {
+		vtd_server_fini(&srv);
+		vtd_tuners_free(&tuners);
+		return 1;
+	}
 	vt_notice(PROG " " VTUNERD_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
 	ret = vtd_server_run(&srv) < 0 ? 1 : 0;

@@ -132,7 +132,6 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		    struct vtd_tuners *tuners)
 {
 	struct itimerspec its;
-	sigset_t set;
 	unsigned int i;
 	int fd;
 
@@ -173,6 +172,18 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		close(fd);
 		return -1;
 	}
+
+	return 0;
+}
+
+/*
+ * SIGINT and SIGTERM through a signalfd; after daemon(), as a signalfd
+ * watched by epoll only wakes up for the process that registered it.
+ */
+int vtd_server_signals(struct vtd_server *srv)
+{
+	sigset_t set;
+	int fd;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);

@@ -123,6 +123,8 @@ int vtd_parse_listen(const char *spec, char *host, size_t hostlen,
 		     char *port, size_t portlen);
 int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		    struct vtd_tuners *tuners);
+/* After daemon(): the signals that stop the loop. */
+int vtd_server_signals(struct vtd_server *srv);
 int vtd_server_run(struct vtd_server *srv);
 void vtd_server_fini(struct vtd_server *srv);
 
