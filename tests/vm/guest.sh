@@ -94,4 +94,4 @@ modprobe dvb-core || { say "modprobe dvb-core failed"; exit 1; }
 for t in $VT_TESTS; do
 	run_test "$t"
 done
-echo done >>"$status"
+echo "done" >>"$status"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for VM tests (tests/vm/t/NN-name.sh); source it with
 #   . "$VT_ROOT/tests/vm/lib.sh"
 # A test runs as root inside the VM; exit 0 = pass, 77 = skip, else fail.
@@ -104,4 +105,17 @@ expect_fields() {
 		*) fail "expected $f in: $line" ;;
 		esac
 	done
+}
+
+# make_ts FILE [SECONDS]: a TS with two services made by ffmpeg's muxer:
+# "VT_One" (service 100: PMT 4096, video 256, audio 257) and "VT_Radio"
+# (service 200: PMT 4097, audio 258).
+make_ts() {
+	ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 \
+		-f lavfi -i sine=frequency=1000 -f lavfi -i sine=frequency=500 \
+		-t "${2:-3}" -map 0:v -map 1:a -map 2:a -c:v mpeg2video -b:v 500k \
+		-c:a mp2 -b:a 64k \
+		-program title=VT_One:program_num=100:st=0:st=1 \
+		-program title=VT_Radio:program_num=200:st=2 \
+		-mpegts_start_pid 256 -f mpegts "$1" || fail "ffmpeg could not make $1"
 }

@@ -34,8 +34,9 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -z "$kver" ]; then
-	kver=$(cd /boot && ls vmlinuz-* 2>/dev/null | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[ -n "$kver" ] || die "no /boot/vmlinuz-* found; use --kernel"
+	kernels=(/boot/vmlinuz-*)
+	[ -e "${kernels[0]}" ] || die "no /boot/vmlinuz-* found; use --kernel"
+	kver=$(printf '%s\n' "${kernels[@]#/boot/vmlinuz-}" | sort -V | tail -n 1)
 fi
 kernel=/boot/vmlinuz-$kver
 [ -r "$kernel" ] || die "$kernel not found or not readable"
@@ -100,13 +101,13 @@ touch "$results/.vt-results" "$results/status"
 # thread=single: with multi-threaded TCG, 6.12 sometimes oopses at boot on
 # an int3 left by cross-CPU text patching (static keys); one vCPU thread
 # keeps that coherent at the price of ~25% speed.
-qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel tcg,thread=single -nic none
+qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel "tcg,thread=single" -nic none
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic slub_debug=FZPU $append"
-	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
-	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=${results//,/,,},security_model=none"
-	-device virtio-9p-pci,fsdev=results,mount_tag=results)
+	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
 
 declare -A reported=()
 npass=0 nfail=0 nskip=0 nlines=0 finished=0
@@ -116,7 +117,7 @@ report_new() {
 	local line verdict name secs reason
 	while IFS= read -r line; do
 		nlines=$((nlines + 1))
-		if [ "$line" = done ]; then
+		if [ "$line" = "done" ]; then
 			finished=1
 			continue
 		fi
