@@ -201,6 +201,12 @@ int vtunerc_fe_set_modes(struct vtunerc_ctx *ctx,
 	return vtunerc_fe_set_delsys(ctx, delsys, nd);
 }
 
+/* A limit in Hz; satellite values come in kHz and may exceed 4.29 GHz. */
+static u32 vtunerc_hz(u32 val, u32 mult)
+{
+	return min_t(u64, (u64)val * mult, U32_MAX);
+}
+
 /* DVBv3 frontend info from a classic client: satellite values are in kHz. */
 void vtunerc_fe_set_info(struct vtunerc_ctx *ctx,
 			 const struct dvb_frontend_info *in)
@@ -211,10 +217,10 @@ void vtunerc_fe_set_info(struct vtunerc_ctx *ctx,
 	mutex_lock(&ctx->cfg_lock);
 	if (in->name[0])
 		strscpy(info->name, in->name, sizeof(info->name));
-	info->frequency_min_hz = in->frequency_min * mult;
-	info->frequency_max_hz = in->frequency_max * mult;
-	info->frequency_stepsize_hz = in->frequency_stepsize * mult;
-	info->frequency_tolerance_hz = in->frequency_tolerance * mult;
+	info->frequency_min_hz = vtunerc_hz(in->frequency_min, mult);
+	info->frequency_max_hz = vtunerc_hz(in->frequency_max, mult);
+	info->frequency_stepsize_hz = vtunerc_hz(in->frequency_stepsize, mult);
+	info->frequency_tolerance_hz = vtunerc_hz(in->frequency_tolerance, mult);
 	info->symbol_rate_min = in->symbol_rate_min;
 	info->symbol_rate_max = in->symbol_rate_max;
 	info->symbol_rate_tolerance = in->symbol_rate_tolerance;
