@@ -11,6 +11,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/slab.h>
 
 #include "vtunerc_priv.h"
 
@@ -119,6 +121,122 @@ void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p)
 	p->num = vtunerc_pids_sorted(ctx, p->pids);
 }
 
+/*
+ * dvb-core of 6.1 leaves a broken feed on a filter when DMX_ADD_PID fails
+ * (a PID out of range, or no free feed), which a later DMX_STOP or close
+ * dereferences (fixed in 6.12, "media: dmxdev: fix..." in dvb_dmxdev_add_pid).
+ * The demux devices of this driver refuse such a request before dvb-core
+ * sees it: feed-allocating ioctls are serialised per adapter and
+ * DMX_ADD_PID is only passed on while a feed is free.
+ */
+static const struct file_operations *vtunerc_dmx_fops;
+static long (*vtunerc_dmx_ioctl_orig)(struct file *, unsigned int,
+				      unsigned long);
+static long (*vtunerc_dmx_compat_orig)(struct file *, unsigned int,
+				       unsigned long);
+
+static bool vtunerc_demux_feed_free(struct vtunerc_ctx *ctx)
+{
+	bool found = false;
+	int i;
+
+	mutex_lock(&ctx->demux.mutex);
+	for (i = 0; i < ctx->demux.feednum && !found; i++)
+		found = ctx->demux.feed[i].state == DMX_STATE_FREE;
+	mutex_unlock(&ctx->demux.mutex);
+	return found;
+}
+
+static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
+			      unsigned long arg,
+			      long (*orig)(struct file *, unsigned int,
+					   unsigned long))
+{
+	/* dvb-core's demux open() stores the file's filter here. */
+	struct dmxdev_filter *filter = file->private_data;
+	struct vtunerc_ctx *ctx = container_of(filter->dev, struct vtunerc_ctx,
+					       dmxdev);
+	u16 pid;
+	long ret;
+
+	switch (cmd) {
+	case DMX_ADD_PID:
+		if (get_user(pid, (u16 __user *)arg))
+			return -EFAULT;
+		if (pid > VTUNER_PID_FULL_TS)
+			return -EINVAL;
+		fallthrough;
+	case DMX_SET_PES_FILTER:
+	case DMX_SET_FILTER:
+	case DMX_START:
+		break;
+	default:
+		return orig(file, cmd, arg);
+	}
+
+	if (mutex_lock_interruptible(&ctx->dmx_lock))
+		return -ERESTARTSYS;
+	if (cmd == DMX_ADD_PID && !vtunerc_demux_feed_free(ctx))
+		ret = -EBUSY;
+	else
+		ret = orig(file, cmd, arg);
+	mutex_unlock(&ctx->dmx_lock);
+	return ret;
+}
+
+static long vtunerc_dmx_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	return vtunerc_dmx_guard(file, cmd, arg, vtunerc_dmx_ioctl_orig);
+}
+
+static long vtunerc_dmx_compat_ioctl(struct file *file, unsigned int cmd,
+				     unsigned long arg)
+{
+	return vtunerc_dmx_guard(file, cmd, arg, vtunerc_dmx_compat_orig);
+}
+
+typedef long (*vtunerc_ioctl_fn)(struct file *, unsigned int, unsigned long);
+
+/* Store fn at offset off of a private copy of a file_operations table. */
+static void vtunerc_fops_set(void *copy, size_t off, vtunerc_ioctl_fn fn)
+{
+	memcpy((char *)copy + off, &fn, sizeof(fn));
+}
+
+/* Route the demux device's ioctls through vtunerc_dmx_guard(). */
+static int vtunerc_demux_hook(struct vtunerc_ctx *ctx)
+{
+	const struct file_operations *fops = ctx->dmxdev.dvbdev->fops;
+	void *copy;
+
+	if (!vtunerc_dmx_fops) {
+		copy = kmemdup(fops, sizeof(*fops), GFP_KERNEL);
+		if (!copy)
+			return -ENOMEM;
+		vtunerc_dmx_ioctl_orig = fops->unlocked_ioctl;
+		vtunerc_dmx_compat_orig = fops->compat_ioctl;
+		vtunerc_fops_set(copy, offsetof(const struct file_operations,
+						unlocked_ioctl),
+				 vtunerc_dmx_ioctl);
+		if (fops->compat_ioctl)
+			vtunerc_fops_set(copy,
+					 offsetof(const struct file_operations,
+						  compat_ioctl),
+					 vtunerc_dmx_compat_ioctl);
+		vtunerc_dmx_fops = copy;
+	}
+	ctx->dmxdev.dvbdev->fops = vtunerc_dmx_fops;
+	return 0;
+}
+
+/* After every demux device is gone. */
+void vtunerc_demux_exit(void)
+{
+	kfree(vtunerc_dmx_fops);
+	vtunerc_dmx_fops = NULL;
+}
+
 int vtunerc_demux_init(struct vtunerc_ctx *ctx)
 {
 	struct dvb_demux *dvbdemux = &ctx->demux;
@@ -143,6 +261,9 @@ int vtunerc_demux_init(struct vtunerc_ctx *ctx)
 	if (ret < 0)
 		return ret;
 	ctx->dmxdev_ok = true;
+	ret = vtunerc_demux_hook(ctx);
+	if (ret < 0)
+		return ret;
 
 	ctx->hw_frontend.source = DMX_FRONTEND_0;
 	ret = dvbdemux->dmx.add_frontend(&dvbdemux->dmx, &ctx->hw_frontend);

@@ -55,6 +55,7 @@ static int vtunerc_ctx_create(unsigned int idx, struct vtunerc_ctx **out)
 		return -ENOMEM;
 	ctx->idx = idx;
 	mutex_init(&ctx->cfg_lock);
+	mutex_init(&ctx->dmx_lock);
 	mutex_init(&ctx->write_lock);
 	spin_lock_init(&ctx->lock);
 	init_waitqueue_head(&ctx->msg_wq);
@@ -146,6 +147,7 @@ static int __init vtunerc_init(void)
 	return 0;
 err:
 	vtunerc_destroy_all();
+	vtunerc_demux_exit();
 	return ret;
 }
 
@@ -153,6 +155,7 @@ static void __exit vtunerc_exit(void)
 {
 	vtunerc_ctrldev_unregister(ctxs, adapters);
 	vtunerc_destroy_all();
+	vtunerc_demux_exit();
 	pr_info("unloaded\n");
 }
 

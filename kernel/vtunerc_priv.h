@@ -58,6 +58,7 @@ struct vtunerc_ctx {
 	 * which is safe because every field is written as a whole.
 	 */
 	struct mutex cfg_lock;
+	struct mutex dmx_lock;	/* feed-allocating demux ioctls */
 	int num_modes;
 
 	/* Everything below is protected by lock. */
@@ -121,6 +122,7 @@ void vtunerc_fe_set_name(struct vtunerc_ctx *ctx, const char *name);
 /* vtunerc_demux.c */
 int vtunerc_demux_init(struct vtunerc_ctx *ctx);
 void vtunerc_demux_release(struct vtunerc_ctx *ctx);
+void vtunerc_demux_exit(void);
 void vtunerc_pids_to_classic(struct vtunerc_ctx *ctx, u16 *list);
 void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p);
 void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len);

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Random ioctls, writes, opens and closes on the control device, racing
+# with frontend and demux calls and a client that answers late or never:
+# at least 100 000 operations with no kernel splat (the harness fails the
+# test on any WARNING, BUG, Oops or KASAN report in dmesg, and the kernel
+# runs with slub_debug).
+set -euo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+
+vt_load adapters=2 timeout_ms=20
+total=0
+for seed in 1 2; do
+	out=$(timeout 280 "$VT_TOOLS/vt-fuzz" --seed $seed --iterations 20000 \
+		--duration 100 --dev /dev/vtunerc$((seed - 1)) \
+		--adapter /dev/dvb/adapter$((seed - 1)) 2>&1 | tail -n 3) ||
+		{ echo "$out"; fail "vt-fuzz seed $seed failed"; }
+	echo "$out"
+	n=$(sed -n 's/^vt-fuzz: \([0-9]*\) operations.*/\1/p' <<<"$out" | tail -n 1)
+	[ -n "$n" ] || fail "no operation count from vt-fuzz"
+	total=$((total + n))
+done
+log "$total operations"
+[ $total -ge 100000 ] || fail "only $total operations"
+# The module still works after the fuzzing.
+tuner_start t0 -d /dev/vtunerc0
+"$VT_TOOLS/vt-fecall" tone on || fail "adapter broken after fuzzing"
+tuner_stop t0
