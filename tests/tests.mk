@@ -13,3 +13,13 @@ CHECK_STAGES ?= check-unit check-sim check-client check-lint check-vm
 
 check:
 	@B=$(B) MAKE="$(MAKE)" tests/check.sh $(CHECK_STAGES)
+
+# make demo: install what is missing, build, and run tests/vm/demo/demo.sh
+# in a VM with the newest kernel; the summary is printed at the end.
+DEMO_KVER ?= $(lastword $(sort $(KVERS)))
+.PHONY: demo
+demo:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all tuner-tools
+	@tests/vm/run.sh --kernel $(DEMO_KVER) --build $(B) --dir tests/vm/demo demo
+	@echo; cat $(B)/vm/$(DEMO_KVER)/results/demo/summary.txt

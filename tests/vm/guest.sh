@@ -44,7 +44,7 @@ kill_leftovers() {
 }
 
 run_test() {
-	local name=$1 script=$VT_ROOT/tests/vm/t/$1.sh
+	local name=$1 script=${VT_TESTDIR:-$VT_ROOT/tests/vm/t}/$1.sh
 	local log=$results/$1.log dir=$results/$1
 	local rc verdict reason="" start secs m msg
 

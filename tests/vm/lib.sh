@@ -119,3 +119,72 @@ make_ts() {
 		-program title=VT_Radio:program_num=200:st=2 \
 		-mpegts_start_pid 256 -f mpegts "$1" || fail "ffmpeg could not make $1"
 }
+
+# ---- the daemons, across network namespaces -----------------------------
+VTUNERD=$VT_BUILD/server/vtunerd
+VTUNERC=$VT_BUILD/client/vtunerc
+
+# netns_setup: namespaces "srv" (10.99.0.1) and "cli" (10.99.0.2) joined
+# by a veth pair; removed by netns_cleanup.
+netns_setup() {
+	ip netns add srv
+	ip netns add cli
+	ip link add veth-s type veth peer name veth-c
+	ip link set veth-s netns srv
+	ip link set veth-c netns cli
+	ip -n srv addr add 10.99.0.1/24 dev veth-s
+	ip -n cli addr add 10.99.0.2/24 dev veth-c
+	ip -n srv link set lo up
+	ip -n cli link set lo up
+	ip -n srv link set veth-s up
+	ip -n cli link set veth-c up
+}
+
+netns_cleanup() {
+	ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
+	ip netns pids cli 2>/dev/null | xargs -r kill 2>/dev/null || true
+	sleep 0.3
+	ip netns del srv 2>/dev/null || true
+	ip netns del cli 2>/dev/null || true
+}
+
+# vtunerd_start NAME ARGS...: vtunerd in namespace srv; log NAME.log.
+vtunerd_start() {
+	local name=$1
+	shift
+	ip netns exec srv "$VTUNERD" -f -v "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	local i
+	for i in $(seq 50); do
+		ip netns exec srv ss -ltn 2>/dev/null | grep -q ":5911 " && return 0
+		sleep 0.1
+	done
+	cat "$VT_RESULTS/$name.log"
+	fail "vtunerd $name does not listen"
+}
+
+# vtunerc_start NAME DEVICE ARGS...: vtunerc in namespace cli, waits until
+# it owns DEVICE and configured the adapter.
+vtunerc_start() {
+	local name=$1 dev=$2
+	shift 2
+	ip netns exec cli "$VTUNERC" -f -v -d "$dev" "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	local proc=/proc/${dev#/dev/} i
+	for i in $(seq 100); do
+		if grep -q "^owner: .* vtunerc" "$proc" && ! grep -q "^name: vTuner (no client)" "$proc"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$VT_RESULTS/$name.log"
+	fail "vtunerc $name did not configure $dev"
+}
+
+# daemon_stop NAME: stop a daemon started above.
+daemon_stop() {
+	local pid
+	pid=$(cat "$VT_RESULTS/$1.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null || true
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot a Debian kernel under QEMU (TCG) and run VM tests inside it.
 #   run.sh [--kernel K] [--build DIR] [--timeout SEC] [--results DIR]
-#          [--append 'extra cmdline'] [TEST...]
+#          [--append 'extra cmdline'] [--dir TESTDIR] [TEST...]
 # TEST is a name (01-vidtv), a file name (01-vidtv.sh) or a path to a
 # script in tests/vm/t/; none means all of them.  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
@@ -26,6 +26,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--results) results=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
+	--dir) testdir=$(cd "${2:?}" && pwd) || die "no directory $2"; shift 2 ;;
 	-h | --help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -54,14 +55,15 @@ for p in "$root" "$build"; do
 done
 
 tests=()
-[ $# -gt 0 ] || set -- "$here"/t/*.sh
+: "${testdir:=$here/t}"
+[ $# -gt 0 ] || set -- "$testdir"/*.sh
 for t in "$@"; do
 	t=$(basename "$t" .sh)
 	[[ $t =~ ^[A-Za-z0-9._-]+$ ]] || die "bad test name '$t'"
-	[ -x "$here/t/$t.sh" ] || die "no executable test $here/t/$t.sh"
+	[ -x "$testdir/$t.sh" ] || die "no executable test $testdir/$t.sh"
 	tests+=("$t")
 done
-[ ${#tests[@]} -gt 0 ] || die "no tests in $here/t"
+[ ${#tests[@]} -gt 0 ] || die "no tests in $testdir"
 [ -n "$timeout" ] || timeout=$((120 + 330 * ${#tests[@]}))
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, not '$timeout'"
 
@@ -96,6 +98,7 @@ touch "$results/.vt-results" "$results/status"
 	printf 'VT_BUILD=%q\n' "$build"
 	printf 'VT_BOOT_KVER=%q\n' "$kver"
 	printf 'VT_TESTS=%q\n' "${tests[*]}"
+	printf 'VT_TESTDIR=%q\n' "$testdir"
 } >"$results/guest.env"
 
 # thread=single: with multi-threaded TCG, 6.12 sometimes oopses at boot on

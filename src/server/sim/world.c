@@ -284,7 +284,7 @@ static const struct vts_tp_init vts_builtin[] = {
 	  FEC_3_4, ROLLOFF_20, 0, 1002, 1, "vtuner sat", 38000000,
 	  { { 201, "Sim News", "Sim Info", VTS_SVC_TV, 4000000 },
 	    { 202, "Sim Sport", "Sim Info", VTS_SVC_TV, 10000000 } } },
-	{ "S 10788 V", SYS_DVBS, 10788000, VTS_POL_V, 0, 22000000, QPSK,
+	{ "S 10847 V", SYS_DVBS, 10847000, VTS_POL_V, 0, 22000000, QPSK,
 	  FEC_5_6, ROLLOFF_35, 0, 1003, 1, "vtuner sat", 33000000,
 	  { { 301, "Sim Classic", "Sim Archive", VTS_SVC_TV, 5000000 },
 	    { 302, "Sim Movies", "Sim Archive", VTS_SVC_TV, 5000000 },

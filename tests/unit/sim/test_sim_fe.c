@@ -107,7 +107,7 @@ static void test_sat_frequency(void **state)
 static void test_sat_small_symbol_rate_tolerance(void **state)
 {
 	struct fixture *f = *state;
-	struct vts_transponder *t = (struct vts_transponder *)tp(f, "S 10788 V");
+	struct vts_transponder *t = (struct vts_transponder *)tp(f, "S 10847 V");
 	uint32_t sr = t->symbol_rate;
 	struct vts_tune_params p;
 
@@ -151,7 +151,7 @@ static void test_sat_polarisation_band_position(void **state)
 static void test_sat_delsys_strict(void **state)
 {
 	struct fixture *f = *state;
-	const struct vts_transponder *s = tp(f, "S 10788 V");
+	const struct vts_transponder *s = tp(f, "S 10847 V");
 	const struct vts_transponder *s2 = tp(f, "S2 11362 H");
 	struct vts_tune_params p;
 

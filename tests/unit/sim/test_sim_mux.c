@@ -243,7 +243,7 @@ static void test_pacing(void **state)
 
 static void test_ts_file_loop(void **state)
 {
-	struct vts_transponder tp = *vts_world_find(&world, "S 10788 V");
+	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
 	char src[128];
 	uint64_t n, i;
 

@@ -69,7 +69,7 @@ static void test_delivery_descriptors(void **state)
 		0x01, 0x92, 0x06, 0x02, 0x20, 0x00, 0x02 };
 	static const uint8_t sat_v[] = { 0x43, 11, 0x01, 0x21, 0x88, 0x00,
 		0x01, 0x92, 0x35, 0x02, 0x75, 0x00, 0x03 };
-	static const uint8_t dvbs[] = { 0x43, 11, 0x01, 0x07, 0x88, 0x00,
+	static const uint8_t dvbs[] = { 0x43, 11, 0x01, 0x08, 0x47, 0x00,
 		0x01, 0x92, 0x21, 0x02, 0x20, 0x00, 0x04 };
 	static const uint8_t cable[] = { 0x44, 11, 0x03, 0x46, 0x00, 0x00,
 		0xff, 0xf2, 0x05, 0x00, 0x69, 0x00, 0x0f };
@@ -86,7 +86,7 @@ static void test_delivery_descriptors(void **state)
 	assert_memory_equal(d, sat, 13);
 	assert_int_equal(vts_delivery_descriptor(tp_of(&w, "S2 12188 V"), d, 16), 13);
 	assert_memory_equal(d, sat_v, 13);
-	assert_int_equal(vts_delivery_descriptor(tp_of(&w, "S 10788 V"), d, 16), 13);
+	assert_int_equal(vts_delivery_descriptor(tp_of(&w, "S 10847 V"), d, 16), 13);
 	assert_memory_equal(d, dvbs, 13);
 	assert_int_equal(vts_delivery_descriptor(tp_of(&w, "C 346 MHz"), d, 16), 13);
 	assert_memory_equal(d, cable, 13);

@@ -1,0 +1,91 @@
+#!/bin/bash
+# The whole system: vtunerd --sim in one network namespace, vtunerc in the
+# other, an unmodified dvbv5-scan and dvbv5-zap on the virtual adapter.
+# DVB-S2 through the LNB, tone, voltage and DiSEqC; DVB-T; DVB-C; a wrong
+# polarisation does not lock; a recording has the configured bitrate and
+# no continuity errors.
+set -euo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+trap netns_cleanup EXIT
+
+vt_load
+netns_setup
+vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+dvb-fe-tool -a 0 | head -3
+cat /proc/vtunerc0
+
+scan() {	# scan NAME ARGS... < initial channel file
+	cat >"$1.init"
+	local name=$1
+	shift
+	timeout 120 dvbv5-scan -a 0 "$@" -o "$name.conf" "$name.init" >"$name.out" 2>&1 || true
+	cat "$name.out" | tail -n 8
+}
+has_service() {	# has_service CONF NAME
+	grep -qx "\[$2\]" "$1" || { cat "$1"; fail "$1: service '$2' not found"; }
+}
+
+scan s2 -l UNIVERSAL -S 0 <<'CONF'
+[S2]
+	DELIVERY_SYSTEM = DVBS2
+	FREQUENCY = 11362000
+	POLARIZATION = HORIZONTAL
+	SYMBOL_RATE = 22000000
+	INNER_FEC = 2/3
+	MODULATION = PSK/8
+CONF
+has_service s2.conf "Sim One HD"
+has_service s2.conf "Sim Two HD"
+has_service s2.conf "Sim Radio One"
+
+# Position 1 through DiSEqC, high band, vertical.
+scan s2b -l UNIVERSAL -S 1 <<'CONF'
+[S2b]
+	DELIVERY_SYSTEM = DVBS2
+	FREQUENCY = 12188000
+	POLARIZATION = VERTICAL
+	SYMBOL_RATE = 27500000
+	INNER_FEC = 3/4
+	MODULATION = QPSK
+CONF
+has_service s2b.conf "Sim News"
+has_service s2b.conf "Sim Sport"
+
+scan t <<'CONF'
+[T]
+	DELIVERY_SYSTEM = DVBT
+	FREQUENCY = 506000000
+	BANDWIDTH_HZ = 8000000
+CONF
+has_service t.conf "Sim Local"
+has_service t.conf "Sim Kids"
+has_service t.conf "Sim FM"
+
+scan c <<'CONF'
+[C]
+	DELIVERY_SYSTEM = DVBC/ANNEX_A
+	FREQUENCY = 346000000
+	SYMBOL_RATE = 6900000
+	MODULATION = QAM/256
+CONF
+has_service c.conf "Sim Cable One"
+has_service c.conf "Sim Lounge"
+
+# The wrong polarisation does not lock.
+sed 's/POLARIZATION = HORIZONTAL/POLARIZATION = VERTICAL/' s2.conf >wrong.conf
+timeout 30 dvbv5-zap -a 0 -c wrong.conf -l UNIVERSAL -S 0 -t 4 -x "Sim One HD" >wrong.out 2>&1 || true
+if grep -q "Lock " wrong.out; then
+	cat wrong.out
+	fail "locked with the wrong polarisation"
+fi
+
+# Record ten seconds of one service: its video PID at the configured rate.
+timeout 60 dvbv5-zap -a 0 -c t.conf -r -o rec.ts -t 10 "Sim Local" >zap.out 2>&1 || true
+tail -n 5 zap.out
+"$VT_TOOLS/vt-tscheck" rec.ts | tee rec.check
+grep -q "cc_errors=0 sync_errors=0" rec.check || fail "recording has continuity or sync errors"
+ffprobe -v error -show_streams -of compact rec.ts | cut -c1-100
+cat /proc/vtunerc0
+daemon_stop cli
+daemon_stop srv
