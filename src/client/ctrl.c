@@ -114,9 +114,22 @@ int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 		       strerror(errno));
 		return -errno;
 	}
-	/* SET_DELSYS set default limits; override them with the remote's */
+	/*
+	 * SET_DELSYS set default limits covering every system.  The remote's
+	 * own limits have one unit (kHz for satellite, Hz otherwise) and
+	 * dvb-core one range per frontend, so they replace the defaults only
+	 * when all the systems are satellite or none is.
+	 */
 	if (!t->freq_max)
 		return 0;
+	for (i = 1; i < d.num; i++) {
+		if (props_delsys_is_sat(d.delsys[i]) !=
+		    props_delsys_is_sat(d.delsys[0])) {
+			vt_debug("%s: satellite and other systems: default "
+				 "frequency limits kept", c->path);
+			return 0;
+		}
+	}
 	memset(&fi, 0, sizeof(fi));
 	snprintf(fi.name, sizeof(fi.name), "%s", nm);
 	fi.type = fe_type_of(t->delsys[0]);	/* the unit of the limits */

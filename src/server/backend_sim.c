@@ -106,6 +106,7 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 	const struct vts_transponder *tp;
 	uint64_t now = vtd_now_ns();
 	char err[128];
+	uint32_t code_rate_hp = FEC_AUTO;
 	unsigned int i;
 
 	/* As dvb-core: the cache starts from DTV_CLEAR, then the list. */
@@ -147,10 +148,20 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 		case DTV_INVERSION:
 			p->inversion = v;
 			break;
+		case DTV_CODE_RATE_HP:
+			code_rate_hp = v;
+			break;
 		default:
 			break;
 		}
 	}
+	/*
+	 * The code rate of DVB-T/T2 is DTV_CODE_RATE_HP; DTV_INNER_FEC
+	 * belongs to satellite and cable, and a frontend's cache keeps
+	 * whatever an earlier satellite tune left in it.
+	 */
+	if (p->delsys == SYS_DVBT || p->delsys == SYS_DVBT2)
+		p->fec = code_rate_hp;
 	sim_stop_mux(s);
 	if (!sim_has_delsys(s, p->delsys)) {
 		s->fe.locked = NULL;
