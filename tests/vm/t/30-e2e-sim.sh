@@ -86,6 +86,15 @@ tail -n 5 zap.out
 "$VT_TOOLS/vt-tscheck" rec.ts | tee rec.check
 grep -q "cc_errors=0 sync_errors=0" rec.check || fail "recording has continuity or sync errors"
 ffprobe -v error -show_streams -of compact rec.ts | cut -c1-100
+# The video PID of "Sim Local" is configured at 4 Mbit/s of TS.
+dur=$(ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 rec.ts)
+vpk=$(sed -n 's/^pid=257 packets=\([0-9]*\).*/\1/p' rec.check)
+rate=$(awk -v p="$vpk" -v d="$dur" 'BEGIN { printf "%d", p * 188 * 8 / d }')
+log "video PID: $vpk packets in $dur s: $rate bit/s"
+[ "$rate" -ge 3800000 ] && [ "$rate" -le 4200000 ] ||
+	fail "video bitrate $rate bit/s, configured 4000000"
+others=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' rec.check | grep -vx '257\|258' || true)
+[ -z "$others" ] || fail "recording has unrequested PIDs: $others"
 cat /proc/vtunerc0
 daemon_stop cli
 daemon_stop srv
