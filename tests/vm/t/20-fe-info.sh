@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 
-vt_load adapters=2
+vt_load adapters=4
 tuner_start t0 -d /dev/vtunerc0 --name "Test Tuner S2" --delsys dvbs2,dvbs
 out=$(dvb-fe-tool -a 0 2>&1)
 echo "$out"
@@ -24,6 +24,15 @@ echo "$out" | grep -q "Device Classic Multi " || fail "classic name not shown"
 sys=$(echo "$out" | sed -n '/Supported delivery systems/,/Frequency range/p' | tr -d ' []' | grep -v ':' | sort | tr '\n' ' ')
 [ "$sys" = "DVBC/ANNEX_A DVBS DVBS2 DVBT " ] || fail "classic delivery systems: '$sys'"
 
+# Four independent adapters: each shows its own client's description.
+tuner_start t2 -d /dev/vtunerc2 --name "Third T2" --delsys dvbt2,dvbt
+tuner_start t3 -d /dev/vtunerc3 --name "Fourth C" --delsys dvbc
+dvb-fe-tool -a 2 | grep -q "Device Third T2 " || fail "adapter 2 name"
+dvb-fe-tool -a 3 | grep -q "Device Fourth C " || fail "adapter 3 name"
+dvb-fe-tool -a 0 | grep -q "Device Test Tuner S2 " || fail "adapter 0 changed"
+tuner_stop t3
+dvb-fe-tool -a 2 | grep -q "Device Third T2 " || fail "adapter 2 affected by adapter 3's client"
+
 # A second owner is refused while the first holds the device.
 if "$VT_TOOLS/vt-testtuner" -d /dev/vtunerc0 --exit-after 1 2>"$VT_RESULTS/busy.err"; then
 	fail "second open of /dev/vtunerc0 succeeded"
@@ -31,5 +40,6 @@ fi
 grep -q "busy" "$VT_RESULTS/busy.err" || fail "second open: $(cat "$VT_RESULTS/busy.err")"
 
 tuner_stop t0
+tuner_stop t2
 kill %2 2>/dev/null || true
 wait

@@ -19,6 +19,21 @@ echo "$out"
 expect_fields "$out" errno=107
 [ "$(ms_of "$out")" -lt 100 ] || fail "tone without client took too long: $out"
 
+# No client: dvbv5-zap gets no lock and gives up within its own timeout.
+cat > ch.conf <<'CONF'
+[C]
+	DELIVERY_SYSTEM = DVBC/ANNEX_A
+	FREQUENCY = 346000000
+	SYMBOL_RATE = 6900000
+	MODULATION = QAM/256
+CONF
+start=$(date +%s)
+timeout 30 dvbv5-zap -a 0 -c ch.conf -x -t 3 C >nozap.out 2>&1 || true
+secs=$(($(date +%s) - start))
+tail -n 3 nozap.out
+grep -q "Lock " nozap.out && fail "dvbv5-zap locked without a client"
+[ $secs -le 10 ] || fail "dvbv5-zap without a client took $secs s"
+
 # A client that never answers: the call fails after timeout_ms.
 tuner_start t0 -d /dev/vtunerc0 --ignore TONE
 out=$("$fecall" tone on) && fail "unanswered tone succeeded"
@@ -46,13 +61,6 @@ grep -q "^owner: none" /proc/vtunerc0 || fail "owner not released"
 # A restarted client serves the same adapter.
 tuner_start t1 -d /dev/vtunerc0 --freq 346000000 --delsys dvbc
 out=$("$fecall" tone on) || fail "tone after restart: $out"
-cat > ch.conf <<'CONF'
-[C]
-	DELIVERY_SYSTEM = DVBC/ANNEX_A
-	FREQUENCY = 346000000
-	SYMBOL_RATE = 6900000
-	MODULATION = QAM/256
-CONF
 timeout 30 dvbv5-zap -a 0 -c ch.conf -x -t 10 C 2>&1 | tee zap.out
 grep -q Lock zap.out || fail "no lock after a client restart"
 grep -q "^sessions: 2" /proc/vtunerc0 || fail "sessions: $(grep sessions /proc/vtunerc0)"
