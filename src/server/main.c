@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "server/announce.h"
 #include "server/backend.h"
 #include "server/server.h"
 
@@ -34,6 +35,7 @@ enum {
 	OPT_NAME,
 	OPT_PRINT_TUNERS,
 	OPT_DAEMON,
+	OPT_NO_ANNOUNCE,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
 	{ "name",		required_argument, NULL, OPT_NAME },
+	{ "no-announce",		no_argument,	   NULL, OPT_NO_ANNOUNCE },
 	{ "print-tuners",	no_argument,	   NULL, OPT_PRINT_TUNERS },
 	{ "foreground",		no_argument,	   NULL, 'f' },
 	{ "daemon",		no_argument,	   NULL, OPT_DAEMON },
@@ -78,7 +81,11 @@ static void usage(FILE *f)
 "      --ts-queue MIB      TS queue of a data connection, MiB (default 8)\n"
 "      --timeout SEC       close a connection silent for SEC seconds\n"
 "                          (default 30, 0: never)\n"
-"      --name NAME         server name sent to clients (default " PROG ")\n"
+"      --name NAME         server name sent to clients and announced\n"
+"                          (default " PROG "; announced as\n"
+"                          \"" PROG " on HOSTNAME\")\n"
+"      --no-announce       do not announce the server on the network\n"
+"                          (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
 "\n"
 "Process:\n"
 "  -f, --foreground        log to stderr (default: syslog)\n"
@@ -176,7 +183,9 @@ int main(int argc, char **argv)
 		.name = PROG,
 	};
 	bool use_sim = false, foreground = false, daemonize = false;
-	bool list_only = false;
+	bool list_only = false, announce = true;
+	struct vtd_announce *ann;
+	char svc_name[VTP_PEER_NAME_MAX + 1];
 	struct vtd_server srv;
 	int verbose = 0, opt, ret;
 	char host[256], port[16];
@@ -225,6 +234,9 @@ int main(int argc, char **argv)
 				usage_error("--name: '%s': expected 1 to %d bytes",
 					    optarg, VTP_PEER_NAME_MAX);
 			cfg.name = optarg;
+			break;
+		case OPT_NO_ANNOUNCE:
+			announce = false;
 			break;
 		case OPT_PRINT_TUNERS:
 			list_only = true;
@@ -308,7 +320,17 @@ int main(int argc, char **argv)
 	}
 	vt_notice(PROG " " VTUNERD_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
+	ann = NULL;
+	if (announce) {
+		/* without --name: "vtunerd on HOST", unique on the network */
+		snprintf(svc_name, sizeof(svc_name), "%s", cfg.name);
+		if (!strcmp(cfg.name, PROG) && !gethostname(host, sizeof(host)))
+			snprintf(svc_name, sizeof(svc_name), PROG " on %.*s",
+				 (int)strcspn(host, "."), host);
+		ann = vtd_announce_start(&srv, svc_name);
+	}
 	ret = vtd_server_run(&srv) < 0 ? 1 : 0;
+	vtd_announce_stop(ann);
 	vtd_server_fini(&srv);
 	vtd_tuners_free(&tuners);
 	return ret;

@@ -4,12 +4,20 @@
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
 	    src/server/backend.c src/server/backend_dvb.c \
-	    src/server/backend_sim.c
-VTD_HDRS := src/server/backend.h src/server/server.h $(VTP_HDRS) \
+	    src/server/backend_sim.c src/server/announce.c
+VTD_HDRS := src/server/backend.h src/server/server.h src/server/announce.h \
+	    $(VTP_HDRS) \
 	    src/common/log.h
 VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))
 VTD_BIN  := $(B)/server/vtunerd
 VTD_PROBE := $(B)/server/vtunerd-probe
+
+# The DNS-SD announcement through Avahi when its client library is installed.
+VTD_AVAHI := $(shell pkg-config --exists avahi-client 2>/dev/null && echo y)
+ifeq ($(VTD_AVAHI),y)
+VTD_AVAHI_CFLAGS := -DHAVE_AVAHI $(shell pkg-config --cflags avahi-client)
+VTD_AVAHI_LIBS := $(shell pkg-config --libs avahi-client)
+endif
 
 ifneq ($(SIM_LIB),)
 VTD_SIM_CFLAGS := -DVTD_HAVE_SIM
@@ -24,11 +32,12 @@ $(B)/server/backend_sim.o: $(VTD_SIM_DEPS)
 
 $(B)/server/%.o: src/server/%.c $(VTD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
+		$(VTD_AVAHI_CFLAGS) -c $< -o $@
 
 $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
-		$(VTC_LIB) $(SIM_LIBS) -o $@
+		$(VTC_LIB) $(SIM_LIBS) $(VTD_AVAHI_LIBS) -o $@
 
 $(VTD_PROBE): $(B)/server/vtunerd-probe.o $(VTP_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(VTP_LIB) -o $@
