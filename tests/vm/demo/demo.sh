@@ -15,7 +15,7 @@ netns_setup
 vtunerd_start vtunerd --sim --sim-tuners 1 -l 10.99.0.1:5911
 vtunerc_start vtunerc /dev/vtunerc0 -s 10.99.0.1 -t 0
 say "== virtual adapter (dvb-fe-tool -a 0)"
-dvb-fe-tool -a 0 2>&1 | sed -n '1p;/Supported delivery/,/Frequency range/p' | tee -a "$out"
+dvb-fe-tool -a 0 2>/dev/null | sed -n '/^Device/p;/Supported delivery/,/Frequency range/{/Frequency range/!p}' | tee -a "$out"
 
 cat >dvbt.init <<'CONF'
 [T]
@@ -39,10 +39,12 @@ say ""
 say "== channels found by dvbv5-scan"
 for f in dvbt.conf dvbs2.conf; do
 	[ -s "$f" ] || { say "  ($f: nothing found)"; continue; }
-	awk '/^\[/{name=substr($0,2,length($0)-2)}
-	     /DELIVERY_SYSTEM/{ds=$3} /FREQUENCY/{fr=$3} /SERVICE_ID/{sid=$3}
-	     /VIDEO_PID/{v=$3} /AUDIO_PID/{a=$3; printf "  %-16s %-6s %10s  sid %-4s video %-5s audio %s\n", name, ds, fr, sid, v, a; v=""}' \
-		"$f" | tee -a "$out"
+	awk 'function show() { if (name != "") printf "  %-16s %-6s %10s  sid %-4s video %-5s audio %s\n", name, ds, fr, sid, v, a }
+	     /^\[/ { show(); name = substr($0, 2, length($0) - 2); ds = fr = sid = v = a = "" }
+	     $1 == "DELIVERY_SYSTEM" { ds = $3 } $1 == "FREQUENCY" { fr = $3 }
+	     $1 == "SERVICE_ID" { sid = $3 } $1 == "VIDEO_PID" { v = $3 }
+	     $1 == "AUDIO_PID" { a = $3 }
+	     END { show() }' "$f" | tee -a "$out"
 done
 
 say ""
