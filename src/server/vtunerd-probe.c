@@ -41,6 +41,13 @@ struct conn {
 static struct vtp_msg *msg;
 static uint32_t next_reqid = 1;
 static int verbose;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 static uint32_t tune_seq;
 static uint32_t last_status;
 static bool seen_lock;
@@ -420,6 +427,8 @@ static void usage(void)
 "                          FREQUENCY=... SYMBOL_RATE=...); DTV_TUNE is added\n"
 "  -p, --pids LIST         PIDs to receive, e.g. 0,17,0x100 or all\n"
 "  -S, --seconds N         receive for N seconds (default 5)\n"
+"      --ping-ms N         while receiving, send a KEEPALIVE on the control\n"
+"                          connection every N ms and report the round trips\n"
 "  -o, --out FILE          write the received TS to FILE\n"
 "  -v, --verbose           print every STATUS\n"
 "  -h, --help              this text\n"
@@ -441,6 +450,7 @@ int main(int argc, char **argv)
 		{ "tune", required_argument, NULL, 'T' },
 		{ "pids", required_argument, NULL, 'p' },
 		{ "seconds", required_argument, NULL, 'S' },
+		{ "ping-ms", required_argument, NULL, 'P' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -449,7 +459,9 @@ int main(int argc, char **argv)
 	const char *server = "127.0.0.1:5911", *out_path = NULL;
 	const char *tune_spec = NULL, *pids_spec = NULL;
 	int voltage = -1, tone = -1, burst = -1, opt, n;
-	unsigned int tuner = 0, seconds = 5, i, k;
+	unsigned int tuner = 0, seconds = 5, i, k, ping_ms = 0;
+	uint64_t next_ping = 0, *rtt = NULL;
+	size_t nrtt = 0, rtt_cap = 0;
 	struct vtp_diseqc diseqc = { .len = 0 };
 	bool list = false, want_ts;
 	static uint8_t buf[VTP_MAX_FRAME];
@@ -500,6 +512,11 @@ int main(int argc, char **argv)
 			seconds = (unsigned int)strtoul(optarg, &e, 10);
 			if (*e || !*optarg)
 				usage_error("--seconds: '%s': expected a number", optarg);
+			break;
+		case 'P':
+			ping_ms = (unsigned int)strtoul(optarg, &e, 10);
+			if (*e || !*optarg || !ping_ms)
+				usage_error("--ping-ms: '%s': expected a positive number", optarg);
 			break;
 		case 'o': out_path = optarg; break;
 		case 'v': verbose++; break;
@@ -614,6 +631,7 @@ int main(int argc, char **argv)
 
 	start = now_ns();
 	end = start + (uint64_t)seconds * 1000000000ull;
+	next_ping = start;
 	while (now_ns() < end) {
 		struct pollfd p[2] = {
 			{ .fd = ctl.fd, .events = POLLIN },
@@ -621,13 +639,35 @@ int main(int argc, char **argv)
 		};
 		int left = (int)((end - now_ns()) / 1000000) + 1;
 
+		if (ping_ms) {
+			uint64_t t = now_ns();
+
+			if (t >= next_ping) {
+				n = vtp_encode_keepalive(buf, sizeof(buf),
+							 reqid(), t);
+				send_all(&ctl, buf, n);
+				next_ping = t + ping_ms * 1000000ull;
+			}
+			if ((int)((next_ping - t) / 1000000) + 1 < left)
+				left = (int)((next_ping - t) / 1000000) + 1;
+		}
+
 		if (poll(p, 2, left) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (p[0].revents) {
 			while (next_frame(&ctl, 0)) {
 				if (msg->hdr.type == VTP_STATUS)
 					on_status(&msg->u.status);
-				else if (msg->hdr.type == VTP_KEEPALIVE) {
+				else if (msg->hdr.type == VTP_KEEPALIVE_REPLY &&
+					 ping_ms) {
+					if (nrtt == rtt_cap) {
+						rtt_cap = rtt_cap ? 2 * rtt_cap : 256;
+						rtt = realloc(rtt, rtt_cap * sizeof(*rtt));
+						if (!rtt)
+							die("out of memory");
+					}
+					rtt[nrtt++] = now_ns() - msg->u.stamp;
+				} else if (msg->hdr.type == VTP_KEEPALIVE) {
 					n = vtp_encode_keepalive_reply(buf,
 						sizeof(buf), msg->hdr.reqid,
 						msg->u.stamp);
@@ -669,6 +709,13 @@ int main(int argc, char **argv)
 		       secs, packets * 188 * 8 / secs / 1e6,
 		       (unsigned long long)stale);
 	}
+	if (ping_ms && nrtt) {
+		qsort(rtt, nrtt, sizeof(*rtt), cmp_u64);
+		printf("control round trips: %zu, p50 %.3f ms, p99 %.3f ms, "
+		       "max %.3f ms\n", nrtt, rtt[nrtt / 2] / 1e6,
+		       rtt[nrtt * 99 / 100] / 1e6, rtt[nrtt - 1] / 1e6);
+	}
+	free(rtt);
 	r = reqid();
 	request(&ctl, buf, vtp_encode_close_tuner(buf, sizeof(buf), r), r,
 		VTP_OK, "CLOSE_TUNER");
