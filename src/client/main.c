@@ -26,12 +26,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: vtunerc [OPTIONS] -s HOST[:PORT]\n"
+"Usage: vtunerc [OPTIONS] [-s HOST[:PORT]]\n"
 "       vtunerc --discover\n"
 "Give the virtual DVB adapter of /dev/vtunercN the tuner of a vtunerd server.\n"
 "\n"
 "  -s, --server HOST[:PORT]  vtunerd server (default port " VC_DEFAULT_PORT ";\n"
-"                            IPv6 as [ADDR]:PORT)\n"
+"                            IPv6 as [ADDR]:PORT); without it, the first\n"
+"                            server announced on the network (DNS-SD) that\n"
+"                            has a free tuner matching -t and -D\n"
 "  -d, --device DEV          control device (default /dev/vtunerc0)\n"
 "  -t, --tuner N             remote tuner index (default: the first free one)\n"
 "  -D, --delsys LIST         pick the first free tuner having all these\n"
@@ -39,7 +41,8 @@ static void usage(FILE *f)
 "  -n, --name NAME           adapter name (default \"REMOTE NAME @ HOST\")\n"
 "  -f, --foreground          stay in the foreground, log to stderr\n"
 "  -v, --verbose             more messages (repeat for debug)\n"
-"      --discover            list the servers announced on the network\n"
+"      --discover            list the servers announced on the network and\n"
+"                            their tuners\n"
 "      --sink FILE           write the TS to FILE (or /dev/null) instead of\n"
 "                            the module, which is not used (testing)\n"
 "      --tune PROPS          with --sink: tune at once, e.g.\n"
@@ -221,10 +224,8 @@ int main(int argc, char **argv)
 	if (discover) {
 		if (server || o.sink || o.have_tune || o.have_pids)
 			usage_error("--discover takes no other option");
-		return discover_servers(3.0);
+		return discover_list(VC_DISCOVER_SECONDS);
 	}
-	if (!server)
-		usage_error("no server given (-s HOST[:PORT])");
 	if ((o.have_tune || o.have_pids) && !o.sink)
 		usage_error("--tune and --pids need --sink (with the module, "
 			    "applications tune)");
@@ -232,6 +233,14 @@ int main(int argc, char **argv)
 		o.device = NULL;
 
 	level = verbose >= 2 ? LOG_DEBUG : verbose ? LOG_INFO : LOG_NOTICE;
+	if (!server) {
+		/* before daemonizing: a failure is the command's */
+		vt_log_init("vtunerc", VT_LOG_STDERR, level);
+		if (discover_pick(&o, VC_DISCOVER_SECONDS) < 0) {
+			free(o.pids);
+			return 1;
+		}
+	}
 	if (foreground) {
 		vt_log_init("vtunerc", VT_LOG_STDERR, level);
 	} else {

@@ -311,7 +311,7 @@ static unsigned int collect_sockets(struct vtd_announce *a,
 	return a->nwhere;
 }
 
-/* "dvbs,dvbs2" of the delivery systems, lower case. */
+/* "dvbs,dvbs2,dvbc_annex_a": lower case, the spelling of vtunerc -D. */
 static void delsys_list(char *buf, size_t cap, const uint8_t *ds,
 			unsigned int n)
 {
@@ -324,7 +324,7 @@ static void delsys_list(char *buf, size_t cap, const uint8_t *ds,
 		off += snprintf(buf + off, cap - off, "%s%s", i ? "," : "",
 				vtd_delsys_name(ds[i]));
 	for (p = buf; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+		*p = *p == '/' ? '_' : (char)tolower((unsigned char)*p);
 }
 
 static AvahiStringList *make_txt(const struct vtd_server *srv)

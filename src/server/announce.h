@@ -9,7 +9,8 @@
  * busy is not announced: clients ask LIST_TUNERS.
  *
  * Announcing is best effort: without an Avahi daemon it warns and the
- * server runs on (the announcement appears once the daemon starts).
+ * server runs on (with a D-Bus system bus, the announcement appears once
+ * the daemon starts; without one, not at all).
  */
 #ifndef VTD_ANNOUNCE_H
 #define VTD_ANNOUNCE_H
