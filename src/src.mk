@@ -4,3 +4,4 @@ include src/proto/proto.mk
 -include src/server/sim/sim.mk
 -include src/server/server.mk
 -include src/client/client.mk
+-include src/san.mk

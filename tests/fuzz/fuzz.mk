@@ -32,3 +32,21 @@ $(B)/fuzz/mkcorpus: tests/fuzz/mkcorpus.c tests/unit/vtp_samples.c \
 fuzz-corpus: $(B)/fuzz/mkcorpus
 	@mkdir -p $(FUZZ_SEEDS)
 	$(B)/fuzz/mkcorpus $(FUZZ_SEEDS)
+
+# make check-fuzz: a short run (CHECK_FUZZ_TIME s) for make check; the last
+# line is "1 passed, 0 failed" when nothing crashed.
+CHECK_FUZZ_TIME ?= 20
+.PHONY: check-fuzz
+check-fuzz: $(FUZZ_PROTO)
+	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
+	@if $(FUZZ_PROTO) -max_total_time=$(CHECK_FUZZ_TIME) -max_len=300000 \
+		-artifact_prefix=$(B)/fuzz/artifacts/ \
+		$(B)/fuzz/corpus-proto $(FUZZ_SEEDS) \
+		>$(B)/fuzz/check-fuzz.log 2>&1; then \
+		tail -n 3 $(B)/fuzz/check-fuzz.log; \
+		echo "check-fuzz: 1 passed, 0 failed"; \
+	else \
+		tail -n 40 $(B)/fuzz/check-fuzz.log; \
+		echo "check-fuzz: crash input in $(B)/fuzz/artifacts/"; \
+		echo "check-fuzz: 0 passed, 1 failed"; exit 1; \
+	fi
