@@ -188,3 +188,105 @@ daemon_stop() {
 	kill "$pid" 2>/dev/null || true
 	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
 }
+
+# ---- DNS-SD (mDNS) inside the network namespaces ------------------------
+# mdns_setup NS IFACE: in namespace NS, a private mount namespace with its
+# own /run, D-Bus system bus and avahi-daemon (host name vt-NS, IPv4 on
+# IFACE only); its files are in $VT_RESULTS/mdns-NS/.  Everything that
+# talks to this avahi-daemon runs through mdns_exec.  The daemons are in
+# NS: netns_cleanup ends them.  Skips the test without the daemons.
+mdns_setup() {
+	local ns=$1 ifc=$2 dir=$VT_RESULTS/mdns-$1 i
+	command -v avahi-daemon >/dev/null && command -v dbus-daemon >/dev/null ||
+		skip "avahi-daemon or dbus-daemon not installed"
+	mkdir -p "$dir"
+	rm -f "$dir/ready"
+	cat >"$dir/dbus.conf" <<-'EOF'
+	<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+	 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+	<busconfig>
+	  <type>system</type>
+	  <listen>unix:path=/run/dbus/system_bus_socket</listen>
+	  <auth>EXTERNAL</auth>
+	  <policy context="default">
+	    <allow user="*"/>
+	    <allow own="*"/>
+	    <allow send_destination="*"/>
+	    <allow receive_sender="*"/>
+	  </policy>
+	</busconfig>
+	EOF
+	cat >"$dir/avahi.conf" <<-EOF
+	[server]
+	host-name=vt-$ns
+	use-ipv4=yes
+	use-ipv6=no
+	allow-interfaces=$ifc
+	enable-dbus=yes
+	[wide-area]
+	enable-wide-area=no
+	[publish]
+	publish-hinfo=no
+	publish-workstation=no
+	EOF
+	# ip netns exec, unshare and sh exec one another: $! ends as "sleep"
+	ip netns exec "$ns" unshare -m --propagation private sh -c '
+		set -e
+		mount -t tmpfs tmpfs /run
+		mkdir -p /run/dbus /run/avahi-daemon
+		dbus-daemon --config-file="$1/dbus.conf" --fork --nopidfile
+		avahi-daemon --no-drop-root --no-chroot --no-rlimits -D \
+			--file="$1/avahi.conf"
+		touch "$1/ready"
+		exec sleep infinity' sh "$dir" >"$dir/setup.log" 2>&1 &
+	echo $! >"$dir/pid"
+	for i in $(seq 100); do
+		[ -e "$dir/ready" ] && return 0
+		kill -0 "$(cat "$dir/pid")" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$dir/setup.log"
+	fail "D-Bus and avahi-daemon did not start in namespace $ns"
+}
+
+# mdns_exec NS CMD...: run CMD in namespace NS beside its avahi-daemon.
+mdns_exec() {
+	local ns=$1
+	shift
+	nsenter -t "$(cat "$VT_RESULTS/mdns-$ns/pid")" -m -n --wd="$PWD" -- "$@"
+}
+
+# mdns_vtunerd_start NAME ARGS...: vtunerd -f -v ARGS in namespace srv
+# beside its avahi-daemon; log NAME.log, waits until it listens on 5911.
+mdns_vtunerd_start() {
+	local name=$1 i
+	shift
+	mdns_exec srv "$VTUNERD" -f -v "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	for i in $(seq 50); do
+		ip netns exec srv ss -ltn 2>/dev/null | grep -q ":5911 " && return 0
+		sleep 0.1
+	done
+	cat "$VT_RESULTS/$name.log"
+	fail "vtunerd $name does not listen"
+}
+
+# mdns_vtunerc_start NAME DEVICE ARGS...: vtunerc -f -v -d DEVICE ARGS in
+# namespace cli beside its avahi-daemon (discovery); waits until it owns
+# DEVICE and configured the adapter.
+mdns_vtunerc_start() {
+	local name=$1 dev=$2 i
+	shift 2
+	mdns_exec cli "$VTUNERC" -f -v -d "$dev" "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	local proc=/proc/${dev#/dev/}
+	for i in $(seq 150); do
+		if grep -q "^owner: .* vtunerc" "$proc" && ! grep -q "^name: vTuner (no client)" "$proc"; then
+			return 0
+		fi
+		kill -0 "$(cat "$VT_RESULTS/$name.pid")" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$VT_RESULTS/$name.log"
+	fail "vtunerc $name did not configure $dev"
+}
