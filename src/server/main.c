@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/config.h"
 #include "common/log.h"
 #include "server/announce.h"
 #include "server/backend.h"
@@ -25,6 +26,7 @@
 
 #define PROG "vtunerd"
 #define MAX_ADAPTERS VTD_MAX_TUNERS
+#define SHORT_OPTS "l:a:m:c:nfvhV"
 
 enum {
 	OPT_SIM = 0x100,
@@ -36,6 +38,8 @@ enum {
 	OPT_PRINT_TUNERS,
 	OPT_DAEMON,
 	OPT_NO_ANNOUNCE,
+	OPT_CHECK = 'n',
+	OPT_CONFIG = 'c',
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +59,8 @@ static const struct option long_opts[] = {
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
+	{ "config",		required_argument, NULL, OPT_CONFIG },
+	{ "check",		no_argument,	   NULL, OPT_CHECK },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -91,6 +97,9 @@ static void usage(FILE *f)
 "  -f, --foreground        log to stderr (default: syslog)\n"
 "      --daemon            detach from the terminal (implies syslog)\n"
 "  -v, --verbose           more messages; repeat for debug output\n"
+"  -c, --config FILE       read options from FILE first (vtuner.conf(5)):\n"
+"                          \"listen = *:3489\" is --listen *:3489\n"
+"  -n, --check             check the options (and FILE) and exit\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -100,13 +109,16 @@ static void usage(FILE *f)
 static void __attribute__((noreturn, format(printf, 1, 2)))
 usage_error(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, PROG ": ");
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	/* inside a config file: "FILE:LINE: listen: ..." */
+	fprintf(stderr, PROG ": %s%s\n", vt_config_context(),
+		vt_config_msg(msg));
+	fprintf(stderr, "Try '" PROG " --help' for more information.\n");
 	exit(2);
 }
 
@@ -169,128 +181,178 @@ static void print_tuners(const struct vtd_tuners *ts)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static struct vtd_tuners tuners;
+/* The options, from the command line and the config file alike. */
+static struct {
 	struct adapter_spec adapters[MAX_ADAPTERS];
-	unsigned int nadapters = 0, i;
-	struct vtd_sim_config sim = { .tuners = 2, .config = NULL };
-	struct vtd_config cfg = {
+	unsigned int nadapters;
+	struct vtd_sim_config sim;
+	struct vtd_config cfg;
+	bool use_sim, foreground, daemonize, list_only, announce;
+	int verbose;
+} O = {
+	.sim = { .tuners = 2, .config = NULL },
+	.cfg = {
 		.nlisten = 0,
 		.max_clients = 16,
 		.timeout_s = 30,
 		.ts_queue = 8u << 20,
 		.name = PROG,
-	};
-	bool use_sim = false, foreground = false, daemonize = false;
-	bool list_only = false, announce = true;
-	struct vtd_announce *ann;
-	char svc_name[VTP_PEER_NAME_MAX + 1];
-	struct vtd_server srv;
-	int verbose = 0, opt, ret;
+	},
+	.announce = true,
+};
+
+/* One option; arg stays valid until exit (argv or the config file). */
+static void handle_opt(int opt, const char *arg, void *unused)
+{
 	char host[256], port[16];
 
-	while ((opt = getopt_long(argc, argv, "l:a:m:fvhV", long_opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'l':
-			if (vtd_parse_listen(optarg, host, sizeof(host), port,
-					     sizeof(port)) < 0)
-				usage_error("--listen: '%s': expected ADDR:PORT",
-					    optarg);
-			if (cfg.nlisten >= VTD_MAX_LISTEN)
-				usage_error("--listen: at most %d", VTD_MAX_LISTEN);
-			cfg.listen[cfg.nlisten++] = optarg;
-			break;
-		case 'a':
-			if (nadapters >= MAX_ADAPTERS)
-				usage_error("--adapter: at most %d",
-					    MAX_ADAPTERS);
-			parse_adapter(optarg, &adapters[nadapters++]);
-			break;
-		case OPT_SIM:
-			use_sim = true;
-			break;
-		case OPT_SIM_TUNERS:
-			sim.tuners = parse_num("--sim-tuners", optarg, 1,
-					       VTD_MAX_TUNERS);
-			break;
-		case OPT_SIM_CONFIG:
-			sim.config = optarg;
-			break;
-		case 'm':
-			cfg.max_clients = parse_num("--max-clients", optarg, 1,
-						    1024);
-			break;
-		case OPT_TS_QUEUE:
-			cfg.ts_queue = parse_num("--ts-queue", optarg, 1, 1024)
-				       << 20;
-			break;
-		case OPT_TIMEOUT:
-			cfg.timeout_s = parse_num("--timeout", optarg, 0, 86400);
-			break;
-		case OPT_NAME:
-			if (!*optarg || strlen(optarg) > VTP_PEER_NAME_MAX)
-				usage_error("--name: '%s': expected 1 to %d bytes",
-					    optarg, VTP_PEER_NAME_MAX);
-			cfg.name = optarg;
-			break;
-		case OPT_NO_ANNOUNCE:
-			announce = false;
-			break;
-		case OPT_PRINT_TUNERS:
-			list_only = true;
-			break;
-		case 'f':
-			foreground = true;
-			break;
-		case OPT_DAEMON:
-			daemonize = true;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf(PROG " " VTUNERD_VERSION " (protocol %d..%d)\n",
-			       VTP_VERSION_MIN, VTP_VERSION_MAX);
-			return 0;
-		default:
-			fprintf(stderr, "Try '" PROG " --help' for more "
-				"information.\n");
-			return 2;
-		}
+	(void)unused;
+	switch (opt) {
+	case 'l':
+		if (vtd_parse_listen(arg, host, sizeof(host), port,
+				     sizeof(port)) < 0)
+			usage_error("--listen: '%s': expected ADDR:PORT",
+				    arg);
+		if (O.cfg.nlisten >= VTD_MAX_LISTEN)
+			usage_error("--listen: at most %d", VTD_MAX_LISTEN);
+		O.cfg.listen[O.cfg.nlisten++] = arg;
+		break;
+	case 'a':
+		if (O.nadapters >= MAX_ADAPTERS)
+			usage_error("--adapter: at most %d",
+				    MAX_ADAPTERS);
+		parse_adapter(arg, &O.adapters[O.nadapters++]);
+		break;
+	case OPT_SIM:
+		O.use_sim = true;
+		break;
+	case OPT_SIM_TUNERS:
+		O.sim.tuners = parse_num("--sim-tuners", arg, 1,
+				       VTD_MAX_TUNERS);
+		break;
+	case OPT_SIM_CONFIG:
+		O.sim.config = arg;
+		break;
+	case 'm':
+		O.cfg.max_clients = parse_num("--max-clients", arg, 1,
+					    1024);
+		break;
+	case OPT_TS_QUEUE:
+		O.cfg.ts_queue = parse_num("--ts-queue", arg, 1, 1024)
+			       << 20;
+		break;
+	case OPT_TIMEOUT:
+		O.cfg.timeout_s = parse_num("--timeout", arg, 0, 86400);
+		break;
+	case OPT_NAME:
+		if (!*arg || strlen(arg) > VTP_PEER_NAME_MAX)
+			usage_error("--name: '%s': expected 1 to %d bytes",
+				    arg, VTP_PEER_NAME_MAX);
+		O.cfg.name = arg;
+		break;
+	case OPT_NO_ANNOUNCE:
+		O.announce = false;
+		break;
+	case OPT_PRINT_TUNERS:
+		O.list_only = true;
+		break;
+	case 'f':
+		O.foreground = true;
+		break;
+	case OPT_DAEMON:
+		O.daemonize = true;
+		break;
+	case 'v':
+		O.verbose++;
+		break;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case OPT_CONFIG:
+	case OPT_CHECK:
+		break;		/* seen by main() */
+	case 'V':
+		printf(PROG " " VTUNERD_VERSION " (protocol %d..%d)\n",
+		       VTP_VERSION_MIN, VTP_VERSION_MAX);
+		exit(0);
+	default:
+		fprintf(stderr, "Try '" PROG " --help' for more "
+			"information.\n");
+		exit(2);
 	}
+}
+
+static const char *const config_reject[] = {
+	"config", "check", "help", "version", "print-tuners", NULL
+};
+
+int main(int argc, char **argv)
+{
+	static struct vtd_tuners tuners;
+	static struct vt_config conf;
+	const char *config = NULL;
+	bool check = false;
+	struct vtd_announce *ann;
+	char svc_name[VTP_PEER_NAME_MAX + 1], err[640];
+	struct vtd_server srv;
+	struct vtd_config cfg;
+	unsigned int i;
+	int opt, ret;
+	char host[256];
+
+	/* the file first: the command line overrides or adds to it */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts,
+				  NULL)) != -1) {
+		if (opt == OPT_CONFIG)
+			config = optarg;
+		else if (opt == OPT_CHECK)
+			check = true;
+	}
+	opterr = 1;
+	optind = 0;
+	if (config && (vt_config_read(&conf, config, err, sizeof(err)) < 0 ||
+		       vt_config_apply(&conf, long_opts, config_reject,
+				       handle_opt, NULL, err, sizeof(err)) < 0)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 2;
+	}
+	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts,
+				  NULL)) != -1)
+		handle_opt(opt, optarg, NULL);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (foreground && daemonize)
+	if (O.foreground && O.daemonize)
 		usage_error("--foreground and --daemon exclude each other");
-	if (sim.config && !use_sim && nadapters)
+	if (O.sim.config && !O.use_sim && O.nadapters)
 		usage_error("--sim-config needs --sim when --adapter is given");
-	if (!nadapters)
-		use_sim = true;
-	if (!cfg.nlisten)
-		cfg.listen[cfg.nlisten++] = VTD_DEFAULT_LISTEN;
+	if (!O.nadapters)
+		O.use_sim = true;
+	if (!O.cfg.nlisten)
+		O.cfg.listen[O.cfg.nlisten++] = VTD_DEFAULT_LISTEN;
+	if (check) {
+		printf(PROG ": %s: ok\n", config ? config : "options");
+		return 0;
+	}
+	cfg = O.cfg;
 
 	/* --print-tuners is a command: its errors go to stderr */
-	vt_log_init(PROG, foreground || list_only ? VT_LOG_STDERR :
+	vt_log_init(PROG, O.foreground || O.list_only ? VT_LOG_STDERR :
 		    VT_LOG_SYSLOG,
-		    verbose >= 2 ? LOG_DEBUG + (verbose - 2) :
-		    verbose ? LOG_INFO : LOG_NOTICE);
+		    O.verbose >= 2 ? LOG_DEBUG + (O.verbose - 2) :
+		    O.verbose ? LOG_INFO : LOG_NOTICE);
 
 	signal(SIGPIPE, SIG_IGN);
 
-	for (i = 0; i < nadapters; i++)
-		if (vtd_dvb_add(&tuners, adapters[i].adapter,
-				adapters[i].frontend) < 0)
+	for (i = 0; i < O.nadapters; i++)
+		if (vtd_dvb_add(&tuners, O.adapters[i].adapter,
+				O.adapters[i].frontend) < 0)
 			return 1;
-	if (use_sim && vtd_sim_add(&tuners, &sim) < 0) {
+	if (O.use_sim && vtd_sim_add(&tuners, &O.sim) < 0) {
 		vtd_tuners_free(&tuners);
 		return 1;
 	}
-	if (list_only) {
+	if (O.list_only) {
 		print_tuners(&tuners);
 		vtd_tuners_free(&tuners);
 		return 0;
@@ -307,7 +369,7 @@ int main(int argc, char **argv)
 		vtd_tuners_free(&tuners);
 		return 1;
 	}
-	if (daemonize && daemon(0, 0) < 0) {
+	if (O.daemonize && daemon(0, 0) < 0) {
 		vt_err("daemon: %s", strerror(errno));
 		vtd_server_fini(&srv);
 		vtd_tuners_free(&tuners);
@@ -321,7 +383,7 @@ int main(int argc, char **argv)
 	vt_notice(PROG " " VTUNERD_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
 	ann = NULL;
-	if (announce) {
+	if (O.announce) {
 		/* without --name: "vtunerd on HOST", unique on the network */
 		snprintf(svc_name, sizeof(svc_name), "%s", cfg.name);
 		if (!strcmp(cfg.name, PROG) && !gethostname(host, sizeof(host)))
