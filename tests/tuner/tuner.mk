@@ -8,7 +8,8 @@ TUNER_B   := $(B)/tests/tuner
 TUNER_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread
 
 TUNER_TOOLS := $(TUNER_B)/vt-testtuner $(TUNER_B)/vt-classic \
-	       $(TUNER_B)/vt-fuzz $(TUNER_B)/vt-tscheck $(TUNER_B)/vt-fecall
+	       $(TUNER_B)/vt-fuzz $(TUNER_B)/vt-tscheck $(TUNER_B)/vt-fecall \
+	       $(TUNER_B)/vt-watch
 
 # 32-bit build of vt-classic: only when the compiler can build and link
 # 32-bit programs (gcc-multilib, libc6-dev-i386); skipped otherwise.
@@ -36,6 +37,10 @@ $(TUNER_B)/vt-fuzz: $(TUNER_DIR)/vt-fuzz.c $(TUNER_COMMON)
 	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-fuzz.c $(TUNER_DIR)/vtcommon.c
 
 $(TUNER_B)/vt-fecall: $(TUNER_DIR)/vt-fecall.c
+	@mkdir -p $(@D)
+	$(CC) $(TUNER_CFLAGS) -o $@ $<
+
+$(TUNER_B)/vt-watch: $(TUNER_DIR)/vt-watch.c
 	@mkdir -p $(@D)
 	$(CC) $(TUNER_CFLAGS) -o $@ $<
 
