@@ -112,7 +112,7 @@ static struct client {
 	/* monitoring */
 	uint64_t next_keepalive, next_report, last_report, started;
 	uint64_t rtt_sum, rtt_n, rtt_max, data_rtt;
-	uint64_t bytes, bytes_report, stale_frames;
+	uint64_t bytes, bytes_report, stale_frames, stale_report;
 	uint32_t last_status;
 	bool status_known;
 	struct tscc tscc;
@@ -823,6 +823,12 @@ static void report(uint64_t now)
 			pids[0] ? " (" : "", pids, pids[0] ? ")" : "",
 			(unsigned long long)iv->sync_errors, dt / 1e9);
 	}
+	if (C.stale_frames != C.stale_report) {
+		vt_info("TS: %llu frame(s) of an earlier tune dropped in %.0f s",
+			(unsigned long long)(C.stale_frames - C.stale_report),
+			dt / 1e9);
+		C.stale_report = C.stale_frames;
+	}
 	if (C.o->sink || vt_log_level() >= LOG_DEBUG)
 		vt_log(C.o->sink ? LOG_INFO : LOG_DEBUG,
 		       "TS: %.2f Mbit/s; control rtt avg %.1f ms max %.1f ms, "
@@ -950,6 +956,13 @@ static int setup(const struct vc_opts *o)
 	if (ctrl_open(&C.ctrl, o->device) < 0)
 		return -1;
 	C.ts_fd = C.ctrl.fd;
+	/* a restarted client takes over the applications' last tune */
+	if (ctrl_get_tune(&C.ctrl, &C.tune) == 0 && C.tune.seq) {
+		C.have_tune = true;
+		C.cur_seq = C.tune.seq;
+		vt_info("tune %u: taken over from the previous client",
+			C.tune.seq);
+	}
 	return 0;
 }
 
