@@ -23,6 +23,7 @@
 #include <sys/timerfd.h>
 
 #include "client/client.h"
+#include "client/status.h"
 #include "client/ctrl.h"
 #include "client/net.h"
 #include "client/props.h"
@@ -116,6 +117,12 @@ static struct client {
 	uint32_t last_status;
 	bool status_known;
 	struct tscc tscc;
+
+	/* the status file (status.c), once a second */
+	bool status_file;
+	uint64_t next_status, bytes_status, sessions;
+	double last_rtt;
+	struct vtp_status last_fe;
 } C;
 
 static struct vtp_msg msg;	/* about 16 KiB: not on the stack */
@@ -181,6 +188,7 @@ static void push_status(const struct vtp_status *s, uint32_t seq)
 			lock ? "locked" : "no lock", s->status);
 	C.last_status = s->status;
 	C.status_known = true;
+	C.last_fe = *s;
 	if (C.ctrl.fd >= 0)
 		ctrl_set_status(&C.ctrl, s, seq);
 }
@@ -464,6 +472,7 @@ static void on_open_reply(const struct vtp_open_reply *r)
 		vt_notice("connected to %s (%s), tuner %u '%s'", C.addr,
 			  C.server_name, r->index, C.tuner.name);
 	C.ever_ready = true;
+	C.sessions++;
 	tscc_reset(&C.tscc);	/* a new stream: its start is no error */
 	configure_adapter();
 	ret = conn_start(&C.dc, C.ai_cur);
@@ -843,8 +852,37 @@ static void report(uint64_t now)
 	C.rtt_sum = C.rtt_n = C.rtt_max = 0;
 }
 
+static void write_status(uint64_t now)
+{
+	struct vc_status s = {
+		.device = C.o->sink ? C.o->sink : C.o->device,
+		.server = C.addr[0] ? C.addr : NULL,
+		.server_name = C.server_name,
+		.state = state_names[C.st],
+		.tuner = C.index,
+		.tuner_name = C.index >= 0 ? C.tuner.name : NULL,
+		.tune = C.have_tune ? &C.tune : NULL,
+		.fe = C.status_known ? &C.last_fe : NULL,
+		.bytes = C.bytes,
+		.cc_errors = C.tscc.total.cc_errors,
+		.sync_errors = C.tscc.total.sync_errors,
+		.stale_frames = C.stale_frames,
+		.bitrate = (C.bytes - C.bytes_status) * 8.0,
+		.rtt_ms = C.rtt_n ? C.rtt_sum / 1e6 / C.rtt_n : C.last_rtt,
+		.sessions = C.sessions,
+	};
+
+	if (C.rtt_n)
+		C.last_rtt = s.rtt_ms;
+	vc_status_write(&s);
+	C.bytes_status = C.bytes;
+	C.next_status = now + SEC;
+}
+
 static void timers(uint64_t now)
 {
+	if (C.status_file && now >= C.next_status)
+		write_status(now);
 	if (C.kpending && now >= C.kdeadline)
 		kernel_answer("no answer from the server within 1.5 s");
 	if (C.st == S_IDLE && now >= C.reconnect_at)
@@ -885,6 +923,8 @@ static uint64_t next_deadline(void)
 		EARLIER(C.hs_deadline);
 	if (C.st >= S_HELLO)
 		EARLIER(C.next_keepalive);
+	if (C.status_file)
+		EARLIER(C.next_status);
 #undef EARLIER
 	return t;
 }
@@ -972,6 +1012,8 @@ static void teardown(void)
 
 	kernel_answer(NULL);
 	session_close();
+	if (C.status_file)
+		vc_status_remove();
 	if (C.o->sink)
 		vt_notice("%llu bytes of TS in %.1f s (%.2f Mbit/s), %llu "
 			"continuity and %llu sync error(s)",
@@ -1023,6 +1065,9 @@ int client_run(const struct vc_opts *o, int ready_fd)
 	C.next_report = now + REPORT_PERIOD;
 	C.last_report = now;
 	C.reconnect_at = now;
+	C.status_file = vc_status_init(o->status_file, o->sink ? NULL :
+				       o->device);
+	C.next_status = now;
 
 	while (!C.stop) {
 		n = 0;

@@ -19,6 +19,7 @@ struct vc_opts {
 	unsigned char delsys[VTP_MAX_DELSYS];	/* --delsys, all required */
 	int num_delsys;
 	const char *name;	/* --name: adapter name instead of "X @ host" */
+	const char *status_file;	/* --status-file, NULL: default */
 	bool have_tune;		/* --tune (sink mode) */
 	struct vtp_tune tune;
 	bool have_pids;		/* --pids (sink mode) */

@@ -3,7 +3,7 @@
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile.
 VC_SRCS := src/client/main.c src/client/client.c src/client/ctrl.c \
 	   src/client/net.c src/client/tscc.c src/client/props.c \
-	   src/client/discover.c
+	   src/client/discover.c src/client/status.c
 VC_HDRS := $(wildcard src/client/*.h) kernel/uapi/vtuner.h \
 	   src/proto/vtp.h src/proto/vtp_io.h src/common/log.h
 VC_OBJS := $(patsubst src/client/%.c,$(B)/client/%.o,$(VC_SRCS))

@@ -19,6 +19,7 @@
 #include "client/discover.h"
 #include "client/net.h"
 #include "client/props.h"
+#include "common/config.h"
 #include "common/log.h"
 
 #define VTUNERC_VERSION	"0.1"
@@ -50,6 +51,12 @@ static void usage(FILE *f)
 "                            SYMBOL_RATE=27500000\n"
 "      --pids LIST           with --sink: PIDs to receive, e.g. 0,17,256\n"
 "                            or all\n"
+"  -c, --config FILE         read options from FILE first (vtuner.conf(5)):\n"
+"                            \"server = host:3489\" is --server host:3489\n"
+"      --check               check the options (and FILE) and exit\n"
+"      --status-file FILE    write the state there every second (default\n"
+"                            /run/vtunerc/DEVICE.status if /run/vtunerc\n"
+"                            exists; none: do not), for vtunerctl(8)\n"
 "  -h, --help                this help\n"
 "  -V, --version             version\n"
 "\n"
@@ -63,16 +70,22 @@ static void usage_error(const char *fmt, ...)
 static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	char msg[512];
 
-	fprintf(stderr, "vtunerc: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'vtunerc --help'.\n");
+	/* inside a config file: "vtunerc: FILE:LINE: server: ..." */
+	fprintf(stderr, "vtunerc: %s%s\n", vt_config_context(),
+		vt_config_msg(msg));
+	fprintf(stderr, "Try 'vtunerc --help'.\n");
 	exit(2);
 }
 
-enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS };
+enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
+       OPT_STATUS_FILE };
+
+#define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
 static const struct option long_opts[] = {
 	{ "server", required_argument, NULL, 's' },
@@ -88,6 +101,9 @@ static const struct option long_opts[] = {
 	{ "pids", required_argument, NULL, OPT_PIDS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -135,119 +151,173 @@ static int daemonize(void)
 	return p[1];
 }
 
-int main(int argc, char **argv)
+/* The options, from the command line and the config file alike. */
+static struct {
+	struct vc_opts o;
+	const char *server;
+	bool foreground, discover;
+	int verbose;
+} O;
+
+/* One option; arg stays valid until exit (argv or the config file). */
+static void handle_opt(int c, const char *arg, void *unused)
 {
-	static struct vc_opts o;
-	const char *server = NULL;
-	bool foreground = false, discover = false;
-	int verbose = 0, c, ready_fd = -1, level;
 	char err[256], *end;
 	long v;
 
-	o.device = "/dev/vtunerc0";
-	o.tuner = -1;
-	o.pids = calloc(1, sizeof(*o.pids));
-	if (!o.pids)
-		return 1;
-	while ((c = getopt_long(argc, argv, "s:d:t:D:n:fvhV", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 's':
-			server = optarg;
-			if (net_parse_server(optarg, o.host, sizeof(o.host),
-					     o.port, sizeof(o.port)))
-				usage_error("bad server '%s' (HOST, HOST:PORT "
-					    "or [IPV6]:PORT)", optarg);
-			break;
-		case 'd':
-			o.device = optarg;
-			break;
-		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || !*optarg || *end || v < 0 || v > 65535)
-				usage_error("bad tuner index '%s'", optarg);
-			o.tuner = v;
-			break;
-		case 'D':
-			o.num_delsys = props_parse_delsys(optarg, o.delsys,
-							  VTP_MAX_DELSYS, err,
-							  sizeof(err));
-			if (o.num_delsys < 0)
-				usage_error("--delsys: %s", err);
-			break;
-		case 'n':
-			if (!*optarg || strlen(optarg) >= VTUNER_NAME_LEN)
-				usage_error("bad name '%s' (1..%d characters)",
-					    optarg, VTUNER_NAME_LEN - 1);
-			o.name = optarg;
-			break;
-		case 'f':
-			foreground = true;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case OPT_DISCOVER:
-			discover = true;
-			break;
-		case OPT_SINK:
-			if (!*optarg)
-				usage_error("--sink needs a file name");
-			o.sink = optarg;
-			break;
-		case OPT_TUNE:
-			if (props_parse_tune(optarg, &o.tune, err, sizeof(err)))
-				usage_error("--tune: %s", err);
-			o.have_tune = true;
-			break;
-		case OPT_PIDS:
-			if (props_parse_pids(optarg, o.pids, err, sizeof(err)))
-				usage_error("--pids: %s", err);
-			o.have_pids = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("vtunerc %s (wire protocol %d, control ABI %d)\n",
-			       VTUNERC_VERSION, VTP_VERSION_MAX,
-			       VTUNER_ABI_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'vtunerc --help'.\n");
-			return 2;
-		}
+	(void)unused;
+	switch (c) {
+	case 's':
+		O.server = arg;
+		if (net_parse_server(arg, O.o.host, sizeof(O.o.host),
+				     O.o.port, sizeof(O.o.port)))
+			usage_error("--server: '%s': expected HOST, HOST:PORT "
+				    "or [IPV6]:PORT", arg);
+		break;
+	case 'd':
+		O.o.device = arg;
+		break;
+	case 't':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || !*arg || *end || v < 0 || v > 65535)
+			usage_error("--tuner: '%s': expected an index "
+				    "0..65535", arg);
+		O.o.tuner = v;
+		break;
+	case 'D':
+		O.o.num_delsys = props_parse_delsys(arg, O.o.delsys,
+						  VTP_MAX_DELSYS, err,
+						  sizeof(err));
+		if (O.o.num_delsys < 0)
+			usage_error("--delsys: %s", err);
+		break;
+	case 'n':
+		if (!*arg || strlen(arg) >= VTUNER_NAME_LEN)
+			usage_error("--name: '%s': expected 1..%d characters",
+				    arg, VTUNER_NAME_LEN - 1);
+		O.o.name = arg;
+		break;
+	case 'f':
+		O.foreground = true;
+		break;
+	case 'v':
+		O.verbose++;
+		break;
+	case OPT_DISCOVER:
+		O.discover = true;
+		break;
+	case OPT_SINK:
+		if (!*arg)
+			usage_error("--sink needs a file name");
+		O.o.sink = arg;
+		break;
+	case OPT_TUNE:
+		if (props_parse_tune(arg, &O.o.tune, err, sizeof(err)))
+			usage_error("--tune: %s", err);
+		O.o.have_tune = true;
+		break;
+	case OPT_PIDS:
+		if (props_parse_pids(arg, O.o.pids, err, sizeof(err)))
+			usage_error("--pids: %s", err);
+		O.o.have_pids = true;
+		break;
+	case OPT_STATUS_FILE:
+		if (!*arg)
+			usage_error("--status-file needs a file name (or none)");
+		O.o.status_file = arg;
+		break;
+	case 'c':
+	case OPT_CHECK:
+		break;		/* seen by main() */
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'V':
+		printf("vtunerc %s (wire protocol %d, control ABI %d)\n",
+		       VTUNERC_VERSION, VTP_VERSION_MAX,
+		       VTUNER_ABI_VERSION);
+		exit(0);
+	default:
+		fprintf(stderr, "Try 'vtunerc --help'.\n");
+		exit(2);
 	}
+}
+
+static const char *const config_reject[] = {
+	"config", "check", "help", "version", "discover", NULL
+};
+
+int main(int argc, char **argv)
+{
+	static struct vt_config conf;
+	struct vc_opts *op = &O.o;
+	const char *config = NULL;
+	bool check = false;
+	int c, ready_fd = -1, level;
+	char err[640];
+
+	O.o.device = "/dev/vtunerc0";
+	O.o.tuner = -1;
+	O.o.pids = calloc(1, sizeof(*O.o.pids));
+	if (!O.o.pids)
+		return 1;
+	/* the file first: the command line overrides or adds to it */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts,
+				NULL)) != -1) {
+		if (c == 'c')
+			config = optarg;
+		else if (c == OPT_CHECK)
+			check = true;
+	}
+	opterr = 1;
+	optind = 0;
+	if (config && (vt_config_read(&conf, config, err, sizeof(err)) < 0 ||
+		       vt_config_apply(&conf, long_opts, config_reject,
+				       handle_opt, NULL, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "vtunerc: %s\n", err);
+		return 2;
+	}
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts,
+				NULL)) != -1)
+		handle_opt(c, optarg, NULL);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (discover) {
-		if (server || o.sink || o.have_tune || o.have_pids)
+	if (O.discover) {
+		if (O.server || op->sink || op->have_tune || op->have_pids)
 			usage_error("--discover takes no other option");
+		if (check)
+			return 0;
 		return discover_list(VC_DISCOVER_SECONDS);
 	}
-	if ((o.have_tune || o.have_pids) && !o.sink)
+	if ((op->have_tune || op->have_pids) && !op->sink)
 		usage_error("--tune and --pids need --sink (with the module, "
 			    "applications tune)");
-	if (o.sink)
-		o.device = NULL;
+	if (op->sink)
+		op->device = NULL;
+	if (check) {
+		printf("vtunerc: %s: ok\n", config ? config : "options");
+		free(op->pids);
+		return 0;
+	}
 
-	level = verbose >= 2 ? LOG_DEBUG : verbose ? LOG_INFO : LOG_NOTICE;
-	if (!server) {
+	level = O.verbose >= 2 ? LOG_DEBUG : O.verbose ? LOG_INFO : LOG_NOTICE;
+	if (!O.server) {
 		/* before daemonizing: a failure is the command's */
 		vt_log_init("vtunerc", VT_LOG_STDERR, level);
-		if (discover_pick(&o, VC_DISCOVER_SECONDS) < 0) {
-			free(o.pids);
+		if (discover_pick(op, VC_DISCOVER_SECONDS) < 0) {
+			free(op->pids);
 			return 1;
 		}
 	}
-	if (foreground) {
+	if (O.foreground) {
 		vt_log_init("vtunerc", VT_LOG_STDERR, level);
 	} else {
 		ready_fd = daemonize();
 		vt_log_init("vtunerc", VT_LOG_SYSLOG, level);
 	}
-	c = client_run(&o, ready_fd);
-	free(o.pids);
+	c = client_run(op, ready_fd);
+	free(op->pids);
 	return c;
 }
