@@ -613,7 +613,7 @@ static int vts_tp_key(struct vts_parser *ps, const char *key, const char *val)
 	if (!strcmp(key, "orbit"))
 		return vts_parse_orbit(val, tp);
 	if (!strcmp(key, "bitrate"))
-		return vts_parse_u32(val, 200000000, &tp->bitrate);
+		return vts_parse_u32(val, 4000000000u, &tp->bitrate);
 	if (!strcmp(key, "signal"))
 		return vts_set_milli(val, &tp->signal_mdbm);
 	if (!strcmp(key, "cnr"))

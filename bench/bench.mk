@@ -1,0 +1,22 @@
+# Benchmarks (not part of make check: no timed assertions anywhere).
+# Include from the top Makefile:   -include bench/bench.mk
+#   make bench        host benchmarks: data path vs. a raw TCP relay
+#                     (throughput, CPU s/GB, callgrind instructions/GB),
+#                     16 clients on one vtunerd; results in $(B)/bench/
+#   make bench-vm     the VM benchmarks of bench/vm/ (TCG, slow)
+# Uses B, CC, CFLAGS, BASE_CFLAGS and the vtunerd/vtunerc targets.
+BENCH_TOOLS := $(B)/bench/relay $(B)/bench/fe-latency $(B)/bench/dvr-reader
+BENCH_KVER  ?= 6.12.118+deb12-amd64
+
+.PHONY: bench bench-tools bench-vm
+bench-tools: $(BENCH_TOOLS)
+
+$(B)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< -lm
+
+bench: bench-tools vtunerd vtunerc sim
+	B=$(B) bench/host.sh
+
+bench-vm: bench-tools vtunerd vtunerc
+	tests/vm/run.sh --kernel $(BENCH_KVER) --dir bench/vm

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relay.c - the raw baseline of the data-path benchmark: the minimal TCP
+ * sender and receiver the vtunerd -> vtunerc chain is compared with.
+ *
+ *   relay send HOST:PORT FILE RATE SECONDS
+ *	connect, then write FILE (read once into memory, looped) at RATE
+ *	bit/s (0: as fast as the socket takes it) for SECONDS, in 10 ms
+ *	ticks like the simulated tuner, 192512-byte writes (1024 packets,
+ *	the largest TS chunk vtunerd reads); prints the bytes sent.
+ *   relay recv PORT OUT
+ *	listen on 127.0.0.1:PORT, accept one connection, copy it to OUT
+ *	(a file, /dev/null) with 256 KiB reads until EOF; prints the bytes.
+ * Both print "... N bytes in T s cpu C s" (C: getrusage, user+system).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHUNK	(1024 * 188)
+#define RBUF	(256 * 1024)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* user+system CPU seconds of this process so far */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int do_send(const char *hostport, const char *file, double rate,
+		   double secs)
+{
+	char host[64];
+	const char *colon = strrchr(hostport, ':');
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	uint64_t start, end, sent = 0, pos = 0;
+	struct stat st;
+	uint8_t *data;
+	size_t size;
+	int fd, s;
+
+	if (!colon || (size_t)(colon - hostport) >= sizeof(host))
+		return fprintf(stderr, "relay: bad HOST:PORT\n"), 2;
+	memcpy(host, hostport, (size_t)(colon - hostport));
+	host[colon - hostport] = 0;
+	sa.sin_port = htons((uint16_t)atoi(colon + 1));
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return fprintf(stderr, "relay: bad address %s\n", host), 2;
+	fd = open(file, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < CHUNK)
+		return perror(file), 1;
+	size = (size_t)st.st_size / 188 * 188;
+	/* doubled, so that every chunk is contiguous */
+	data = malloc(2 * size);
+	if (!data || read(fd, data, size) != (ssize_t)size)
+		return perror(file), 1;
+	memcpy(data + size, data, size);
+	close(fd);
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return perror("connect"), 1;
+	start = now_ns();
+	end = start + (uint64_t)(secs * 1e9);
+	for (;;) {
+		uint64_t t = now_ns(), due;
+
+		if (t >= end)
+			break;
+		if (rate > 0) {
+			due = (uint64_t)((double)(t - start) * rate / 8e9);
+			due = due / 188 * 188;
+			if (due <= sent) {
+				struct timespec ts = { 0, 10000000 };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+		} else {
+			due = sent + CHUNK;
+		}
+		while (sent < due) {
+			size_t n = due - sent > CHUNK ? CHUNK : due - sent;
+
+			if (write_all(s, data + pos, n) < 0)
+				return perror("write"), 1;
+			sent += n;
+			pos = (pos + n) % size;
+		}
+	}
+	close(s);
+	printf("sent %llu bytes in %.3f s cpu %.3f s\n",
+	       (unsigned long long)sent, (now_ns() - start) / 1e9, cpu_s());
+	return 0;
+}
+
+static int do_recv(int port, const char *out)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	uint64_t total = 0, start = 0;
+	int l, c, o, one = 1;
+	uint8_t *buf = malloc(RBUF);
+	ssize_t n;
+
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!buf || l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(l, 1) < 0)
+		return perror("listen"), 1;
+	o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (o < 0)
+		return perror(out), 1;
+	printf("listening\n");
+	fflush(stdout);
+	c = accept(l, NULL, NULL);
+	if (c < 0)
+		return perror("accept"), 1;
+	close(l);
+	while ((n = read(c, buf, RBUF)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return perror("read"), 1;
+		}
+		if (!total)
+			start = now_ns();
+		if (write_all(o, buf, (size_t)n) < 0)
+			return perror("write"), 1;
+		total += (uint64_t)n;
+	}
+	printf("received %llu bytes in %.3f s cpu %.3f s\n",
+	       (unsigned long long)total, (now_ns() - start) / 1e9, cpu_s());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 6 && !strcmp(argv[1], "send"))
+		return do_send(argv[2], argv[3], atof(argv[4]), atof(argv[5]));
+	if (argc == 4 && !strcmp(argv[1], "recv"))
+		return do_recv(atoi(argv[2]), argv[3]);
+	fprintf(stderr, "usage: relay send HOST:PORT FILE RATE SECONDS\n"
+		"       relay recv PORT OUT\n");
+	return 2;
+}
