@@ -2,7 +2,7 @@
 # and ends with a line "N passed, N failed".
 # Needs VTP_LIB from src/proto/proto.mk.
 UNIT_DIR    := $(B)/tests/unit
-UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io
+UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io $(UNIT_DIR)/test_config
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
 UNIT_LIBS   := $(shell pkg-config --libs cmocka)
@@ -19,4 +19,8 @@ $(UNIT_DIR)/%.o: tests/unit/%.c tests/unit/vtp_samples.h $(VTP_HDRS)
 	$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
 $(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_DIR)/vtp_samples.o $(VTP_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The config file parser of the daemons (src/common/config.c).
+$(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
