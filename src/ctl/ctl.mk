@@ -1,0 +1,11 @@
+# vtunerctl, the adapter status tool: $(B)/ctl/vtunerctl.
+# Included from install.mk.
+VTCTL := $(B)/ctl/vtunerctl
+
+.PHONY: vtunerctl
+all: vtunerctl
+vtunerctl: $(VTCTL)
+
+$(VTCTL): src/ctl/vtunerctl.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@
