@@ -1,15 +1,20 @@
 # Wire protocol library shared by vtunerd and vtunerc: $(B)/proto/libvtp.a
 # Uses B, CC, CFLAGS and BASE_CFLAGS of the top Makefile.
+# vtp_auth.c (pre-shared key authentication) needs libsodium: a program
+# that uses it links $(VTP_AUTH_LIBS) as well; VTP_SRCS stays free of it.
 VTP_SRCS := src/proto/vtp.c src/proto/vtp_io.c
-VTP_HDRS := src/proto/vtp.h src/proto/vtp_io.h
-VTP_OBJS := $(patsubst src/proto/%.c,$(B)/proto/%.o,$(VTP_SRCS))
+VTP_HDRS := src/proto/vtp.h src/proto/vtp_io.h src/proto/vtp_auth.h
+VTP_OBJS := $(patsubst src/proto/%.c,$(B)/proto/%.o,$(VTP_SRCS)) \
+	    $(B)/proto/vtp_auth.o
 VTP_LIB  := $(B)/proto/libvtp.a
+VTP_AUTH_CFLAGS := $(shell pkg-config --cflags libsodium)
+VTP_AUTH_LIBS := $(shell pkg-config --libs libsodium)
 
 all: $(VTP_LIB)
 
 $(B)/proto/%.o: src/proto/%.c $(VTP_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTP_LIB): $(VTP_OBJS)
 	$(AR) rcs $@ $^

@@ -229,8 +229,20 @@ int vtp_encode_hello(uint8_t *buf, size_t cap, uint32_t reqid,
 	put16(&w, h->version_max);
 	put32(&w, h->features);
 	put_str(&w, h->name, VTP_PEER_NAME_MAX);
+	if (h->has_nonce)
+		put_bytes(&w, h->nonce, VTP_NONCE_LEN);
 	return frame_end(&w, strnlen(h->name, sizeof(h->name)) >
 			 VTP_PEER_NAME_MAX);
+}
+
+/* The appended nonce of HELLO / HELLO_REPLY, when there is room for it. */
+static void dec_nonce(struct rd *r, bool *has, uint8_t *nonce)
+{
+	*has = !r->err && r->len - r->off >= VTP_NONCE_LEN;
+	if (*has)
+		get_bytes(r, nonce, VTP_NONCE_LEN);
+	else
+		memset(nonce, 0, VTP_NONCE_LEN);
 }
 
 /* HELLO layouts are frozen: later versions may only append fields. */
@@ -240,7 +252,8 @@ static bool dec_hello(struct rd *r, struct vtp_hello *h)
 	h->version_max = get16(r);
 	h->features = get32(r);
 	get_str(r, h->name, VTP_PEER_NAME_MAX);
-	r->off = r->len;	/* appended fields are ignored */
+	dec_nonce(r, &h->has_nonce, h->nonce);
+	r->off = r->len;	/* later appended fields are ignored */
 	return true;
 }
 
@@ -254,6 +267,8 @@ int vtp_encode_hello_reply(uint8_t *buf, size_t cap, uint32_t reqid,
 	put16(&w, 0);
 	put32(&w, h->features);
 	put_str(&w, h->name, VTP_PEER_NAME_MAX);
+	if (h->has_nonce)
+		put_bytes(&w, h->nonce, VTP_NONCE_LEN);
 	return frame_end(&w, strnlen(h->name, sizeof(h->name)) >
 			 VTP_PEER_NAME_MAX);
 }
@@ -264,8 +279,33 @@ static bool dec_hello_reply(struct rd *r, struct vtp_hello_reply *h)
 	get16(r);
 	h->features = get32(r);
 	get_str(r, h->name, VTP_PEER_NAME_MAX);
+	dec_nonce(r, &h->has_nonce, h->nonce);
 	r->off = r->len;
 	return true;
+}
+
+/* ---- AUTH, AUTH_REPLY --------------------------------------------------- */
+
+static int encode_mac(uint8_t *buf, size_t cap, uint16_t type,
+		      uint32_t reqid, const struct vtp_auth *a)
+{
+	struct wr w;
+
+	frame_begin(&w, buf, cap, type, reqid);
+	put_bytes(&w, a->mac, VTP_MAC_LEN);
+	return frame_end(&w, false);
+}
+
+int vtp_encode_auth(uint8_t *buf, size_t cap, uint32_t reqid,
+		    const struct vtp_auth *a)
+{
+	return encode_mac(buf, cap, VTP_AUTH, reqid, a);
+}
+
+int vtp_encode_auth_reply(uint8_t *buf, size_t cap, uint32_t reqid,
+			  const struct vtp_auth *a)
+{
+	return encode_mac(buf, cap, VTP_AUTH_REPLY, reqid, a);
 }
 
 uint16_t vtp_choose_version(uint16_t client_min, uint16_t client_max)
@@ -693,12 +733,20 @@ int vtp_encode_data_attach(uint8_t *buf, size_t cap, uint32_t reqid,
 
 	frame_begin(&w, buf, cap, VTP_DATA_ATTACH, reqid);
 	put_bytes(&w, a->token, VTP_TOKEN_LEN);
+	if (a->has_mac)
+		put_bytes(&w, a->mac, VTP_MAC_LEN);
 	return frame_end(&w, false);
 }
 
+/* 16 bytes, or 48 with the MAC of a session with AUTH. */
 static bool dec_attach(struct rd *r, struct vtp_attach *a)
 {
 	get_bytes(r, a->token, VTP_TOKEN_LEN);
+	a->has_mac = !r->err && r->len - r->off == VTP_MAC_LEN;
+	if (a->has_mac)
+		get_bytes(r, a->mac, VTP_MAC_LEN);
+	else
+		memset(a->mac, 0, VTP_MAC_LEN);
 	return true;
 }
 
@@ -764,6 +812,10 @@ static int dec_payload(struct rd *r, struct vtp_msg *m)
 	case VTP_LIST_TUNERS:
 	case VTP_CLOSE_TUNER:
 		break;
+	case VTP_AUTH:
+	case VTP_AUTH_REPLY:
+		get_bytes(r, m->u.auth.mac, VTP_MAC_LEN);
+		break;
 	case VTP_ERROR:
 		ok = dec_error(r, &m->u.error);
 		break;
@@ -819,6 +871,8 @@ const char *vtp_type_name(uint16_t type)
 	case VTP_ERROR:			return "ERROR";
 	case VTP_KEEPALIVE:		return "KEEPALIVE";
 	case VTP_KEEPALIVE_REPLY:	return "KEEPALIVE_REPLY";
+	case VTP_AUTH:			return "AUTH";
+	case VTP_AUTH_REPLY:		return "AUTH_REPLY";
 	case VTP_LIST_TUNERS:		return "LIST_TUNERS";
 	case VTP_TUNER_LIST:		return "TUNER_LIST";
 	case VTP_OPEN_TUNER:		return "OPEN_TUNER";
@@ -867,6 +921,9 @@ int vtp_encode(uint8_t *buf, size_t cap, const struct vtp_msg *m)
 	case VTP_LIST_TUNERS:
 	case VTP_CLOSE_TUNER:
 		return encode_empty(buf, cap, m->hdr.type, id);
+	case VTP_AUTH:
+	case VTP_AUTH_REPLY:
+		return encode_mac(buf, cap, m->hdr.type, id, &m->u.auth);
 	case VTP_ERROR:
 		return vtp_encode_error(buf, cap, &m->u.error);
 	case VTP_KEEPALIVE:

@@ -22,6 +22,7 @@
 #ifndef VTP_H
 #define VTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +37,12 @@
 #define VTP_VERSION_MIN		1
 #define VTP_VERSION_MAX		1
 
-/* Feature bits of HELLO; version 1 defines none, unknown bits are ignored. */
+/*
+ * Feature bits of HELLO; unknown bits are ignored and never granted.
+ * VTP_FEAT_AUTH: pre-shared key authentication (docs/protocol.md, AUTH);
+ * a peer sets it only when it has a key, so it is not in VTP_FEATURES.
+ */
+#define VTP_FEAT_AUTH		0x00000001U
 #define VTP_FEATURES		0U
 
 /* ---- limits ------------------------------------------------------------- */
@@ -53,6 +59,8 @@
 #define VTP_PID_FULL_TS		0x2000	/* pseudo PID: the whole TS */
 #define VTP_MAX_STAT_LAYERS	4	/* as MAX_DTV_STATS */
 #define VTP_TOKEN_LEN		16
+#define VTP_NONCE_LEN		32	/* HELLO / HELLO_REPLY with AUTH */
+#define VTP_MAC_LEN		32	/* AUTH, AUTH_REPLY, DATA_ATTACH */
 #define VTP_TS_PACKET		188
 #define VTP_TS_HDR_LEN		(VTP_HDR_LEN + 4)
 #define VTP_MAX_TS_PACKETS	((VTP_MAX_PAYLOAD - 4) / VTP_TS_PACKET)
@@ -66,6 +74,8 @@ enum vtp_type {
 	VTP_ERROR		= 0x0004,
 	VTP_KEEPALIVE		= 0x0005,
 	VTP_KEEPALIVE_REPLY	= 0x0006,
+	VTP_AUTH		= 0x0007,
+	VTP_AUTH_REPLY		= 0x0008,
 
 	VTP_LIST_TUNERS		= 0x0010,
 	VTP_TUNER_LIST		= 0x0011,
@@ -101,12 +111,21 @@ struct vtp_hello {
 	uint16_t version_max;
 	uint32_t features;
 	char name[VTP_PEER_NAME_MAX + 1];	/* client name, NUL-terminated */
+	bool has_nonce;				/* appended: with VTP_FEAT_AUTH */
+	uint8_t nonce[VTP_NONCE_LEN];		/* client's challenge */
 };
 
 struct vtp_hello_reply {
 	uint16_t version;	/* chosen version */
 	uint32_t features;	/* granted features */
 	char name[VTP_PEER_NAME_MAX + 1];	/* server name */
+	bool has_nonce;				/* appended: AUTH granted */
+	uint8_t nonce[VTP_NONCE_LEN];		/* server's challenge */
+};
+
+/* AUTH (client's proof) and AUTH_REPLY (server's proof) */
+struct vtp_auth {
+	uint8_t mac[VTP_MAC_LEN];
 };
 
 struct vtp_error {
@@ -201,6 +220,8 @@ struct vtp_status {
 
 struct vtp_attach {
 	uint8_t token[VTP_TOKEN_LEN];
+	bool has_mac;			/* appended: session with AUTH */
+	uint8_t mac[VTP_MAC_LEN];
 };
 
 struct vtp_ts {
@@ -215,6 +236,7 @@ struct vtp_msg {
 	union {
 		struct vtp_hello hello;
 		struct vtp_hello_reply hello_reply;
+		struct vtp_auth auth;		/* AUTH, AUTH_REPLY */
 		struct vtp_error error;
 		uint64_t stamp;			/* KEEPALIVE(_REPLY) */
 		struct vtp_tuner_list tuners;
@@ -242,6 +264,10 @@ int vtp_encode_hello(uint8_t *buf, size_t cap, uint32_t reqid,
 		     const struct vtp_hello *h);
 int vtp_encode_hello_reply(uint8_t *buf, size_t cap, uint32_t reqid,
 			   const struct vtp_hello_reply *h);
+int vtp_encode_auth(uint8_t *buf, size_t cap, uint32_t reqid,
+		    const struct vtp_auth *a);
+int vtp_encode_auth_reply(uint8_t *buf, size_t cap, uint32_t reqid,
+			  const struct vtp_auth *a);
 int vtp_encode_ok(uint8_t *buf, size_t cap, uint32_t reqid);
 int vtp_encode_error(uint8_t *buf, size_t cap, const struct vtp_error *e);
 int vtp_encode_keepalive(uint8_t *buf, size_t cap, uint32_t reqid,

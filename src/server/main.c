@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +40,9 @@ enum {
 	OPT_PRINT_TUNERS,
 	OPT_DAEMON,
 	OPT_NO_ANNOUNCE,
+	OPT_PSK_FILE,
+	OPT_MAX_PER_ADDR,
+	OPT_USER,
 	OPT_CHECK = 'n',
 	OPT_CONFIG = 'c',
 };
@@ -49,6 +54,9 @@ static const struct option long_opts[] = {
 	{ "sim-tuners",		required_argument, NULL, OPT_SIM_TUNERS },
 	{ "sim-config",		required_argument, NULL, OPT_SIM_CONFIG },
 	{ "max-clients",	required_argument, NULL, 'm' },
+	{ "max-per-addr",	required_argument, NULL, OPT_MAX_PER_ADDR },
+	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
+	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
 	{ "name",		required_argument, NULL, OPT_NAME },
@@ -84,6 +92,12 @@ static void usage(FILE *f)
 "                          [ADDR6]:PORT for IPv6, *:PORT for every address;\n"
 "                          repeatable\n"
 "  -m, --max-clients N     at most N clients at once (default 16)\n"
+"      --max-per-addr N    at most N connections from one address\n"
+"                          (default 4; a client uses two; 0: no limit)\n"
+"      --psk-file FILE     authenticate clients with the pre-shared key of\n"
+"                          FILE (hex or base64, at least 32 bytes; not\n"
+"                          accessible by others); clients without it are\n"
+"                          refused.  Traffic is not encrypted\n"
 "      --ts-queue MIB      TS queue of a data connection, MiB (default 8)\n"
 "      --timeout SEC       close a connection silent for SEC seconds\n"
 "                          (default 30, 0: never)\n"
@@ -95,6 +109,9 @@ static void usage(FILE *f)
 "\n"
 "Process:\n"
 "  -f, --foreground        log to stderr (default: syslog)\n"
+"      --user USER         drop root privileges to USER (and its groups)\n"
+"                          once the sockets are bound; USER must be able to\n"
+"                          open the DVB devices (group video)\n"
 "      --daemon            detach from the terminal (implies syslog)\n"
 "  -v, --verbose           more messages; repeat for debug output\n"
 "  -c, --config FILE       read options from FILE first (vtuner.conf(5)):\n"
@@ -165,6 +182,38 @@ bad:
 	usage_error("--adapter: '%s': expected N or N:F (numbers 0..255)", arg);
 }
 
+/* --user: initgroups, setgid, setuid; 0 or -1 (logged). */
+static int drop_privileges(const char *user)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		vt_err("--user %s: %s", user, errno ? strerror(errno) :
+		       "no such user");
+		return -1;
+	}
+	if (geteuid() != 0) {
+		if (pw->pw_uid == geteuid())
+			return 0;
+		vt_err("--user %s: only root can change to another user", user);
+		return -1;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
+	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0) {
+		vt_err("--user %s: %s", user, strerror(errno));
+		return -1;
+	}
+	if (pw->pw_uid != 0 && (setuid(0) == 0 || geteuid() == 0)) {
+		vt_err("--user %s: could regain root: refusing to run", user);
+		return -1;
+	}
+	vt_notice("running as user %s (uid %u, gid %u)", pw->pw_name,
+		  (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
+	return 0;
+}
+
 static void print_tuners(const struct vtd_tuners *ts)
 {
 	unsigned int i, k;
@@ -189,11 +238,13 @@ static struct {
 	struct vtd_config cfg;
 	bool use_sim, foreground, daemonize, list_only, announce;
 	int verbose;
+	const char *psk_file, *user;
 } O = {
 	.sim = { .tuners = 2, .config = NULL },
 	.cfg = {
 		.nlisten = 0,
 		.max_clients = 16,
+		.max_per_addr = 4,
 		.timeout_s = 30,
 		.ts_queue = 8u << 20,
 		.name = PROG,
@@ -236,6 +287,18 @@ static void handle_opt(int opt, const char *arg, void *unused)
 	case 'm':
 		O.cfg.max_clients = parse_num("--max-clients", arg, 1,
 					    1024);
+		break;
+	case OPT_MAX_PER_ADDR:
+		O.cfg.max_per_addr = parse_num("--max-per-addr", arg, 0,
+					       65535);
+		break;
+	case OPT_PSK_FILE:
+		O.psk_file = arg;
+		break;
+	case OPT_USER:
+		if (!*arg)
+			usage_error("--user needs a user name");
+		O.user = arg;
 		break;
 	case OPT_TS_QUEUE:
 		O.cfg.ts_queue = parse_num("--ts-queue", arg, 1, 1024)
@@ -289,6 +352,8 @@ static const char *const config_reject[] = {
 int main(int argc, char **argv)
 {
 	static struct vtd_tuners tuners;
+	static struct vtp_psk psk;
+	char psk_err[512];
 	static struct vt_config conf;
 	const char *config = NULL;
 	bool check = false;
@@ -344,6 +409,23 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 
+	if (O.psk_file && !O.list_only) {
+		if (vtp_auth_init() < 0) {
+			vt_err("libsodium cannot be initialised");
+			return 1;
+		}
+		if (vtp_psk_load(O.psk_file, &psk, psk_err,
+				 sizeof(psk_err)) < 0) {
+			if (!O.foreground)
+				fprintf(stderr, PROG ": --psk-file %s\n",
+					psk_err);
+			vt_err("--psk-file %s", psk_err);
+			return 1;
+		}
+		cfg.psk = &psk;
+		vt_info("clients must authenticate with the key of %s",
+			O.psk_file);
+	}
 	for (i = 0; i < O.nadapters; i++)
 		if (vtd_dvb_add(&tuners, O.adapters[i].adapter,
 				O.adapters[i].frontend) < 0)
@@ -375,7 +457,8 @@ int main(int argc, char **argv)
 		vtd_tuners_free(&tuners);
 		return 1;
 	}
-	if (vtd_server_signals(&srv) < 0) {
+	if (vtd_server_signals(&srv) < 0 ||
+	    (O.user && drop_privileges(O.user) < 0)) {
 		vtd_server_fini(&srv);
 		vtd_tuners_free(&tuners);
 		return 1;
@@ -395,5 +478,6 @@ int main(int argc, char **argv)
 	vtd_announce_stop(ann);
 	vtd_server_fini(&srv);
 	vtd_tuners_free(&tuners);
+	vtp_psk_wipe(&psk);
 	return ret;
 }

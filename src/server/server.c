@@ -346,6 +346,35 @@ void vtd_conn_close_after_flush(struct vtd_conn *c)
 	vtd_conn_flush(c);
 }
 
+/* "ADDR" of "ADDR:PORT" or "[ADDR6]:PORT" */
+static void vtd_peer_addr(const char *peer, char *addr, size_t len)
+{
+	const char *colon = strrchr(peer, ':');
+	size_t n = colon ? (size_t)(colon - peer) : strlen(peer);
+
+	snprintf(addr, len, "%.*s", (int)n, peer);
+}
+
+/* --max-per-addr: every connection (control, data, new) counts. */
+static bool vtd_too_many_from(struct vtd_server *srv, const char *peer)
+{
+	unsigned int n = 0;
+	struct vtd_conn *c;
+	char addr[48];
+
+	if (!srv->cfg->max_per_addr)
+		return false;
+	vtd_peer_addr(peer, addr, sizeof(addr));
+	for (c = srv->conns; c; c = c->next)
+		if (!c->dead && !strcmp(c->addr, addr))
+			n++;
+	if (n < srv->cfg->max_per_addr)
+		return false;
+	vt_warn("%s: refused: %u connections from %s already "
+		"(--max-per-addr %u)", peer, n, addr, srv->cfg->max_per_addr);
+	return true;
+}
+
 static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 {
 	struct sockaddr_storage ss;
@@ -362,6 +391,10 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 		return;
 	}
 	vtd_format_addr((struct sockaddr *)&ss, peer, sizeof(peer));
+	if (vtd_too_many_from(srv, peer)) {
+		close(fd);
+		return;
+	}
 	/* a client has a control and a data connection, plus slack */
 	if (srv->nconns >= 2 * srv->cfg->max_clients + 2) {
 		vt_warn("%s: refused: too many connections (--max-clients %u)",
@@ -389,6 +422,7 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	c->kind = CONN_NEW;
 	c->id = ++srv->next_id;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	vtd_peer_addr(peer, c->addr, sizeof(c->addr));
 	vtp_reader_init(c->rd);
 	vtp_writer_init(&c->wr, c->wbuf, c->wcap);
 	c->last_rx_ns = vtd_now_ns();

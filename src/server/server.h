@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "proto/vtp.h"
+#include "proto/vtp_auth.h"
 #include "proto/vtp_io.h"
 #include "server/backend.h"
 
@@ -33,6 +34,8 @@ struct vtd_config {
 	unsigned int timeout_s;		/* 0: never time out */
 	size_t ts_queue;		/* bytes, data connection queue */
 	const char *name;		/* server name in HELLO_REPLY */
+	const struct vtp_psk *psk;	/* --psk-file, or NULL */
+	unsigned int max_per_addr;	/* connections from one address */
 };
 
 /* What an epoll event points to. */
@@ -56,6 +59,8 @@ struct vtd_session {
 	struct vtd_conn *data;
 	char name[VTP_PEER_NAME_MAX + 1];
 	uint16_t version;
+	bool authed;			/* no key, or AUTH verified */
+	struct vtp_auth_ctx actx;	/* with a key: the handshake */
 	struct vtd_tuner *tuner;
 	struct vtd_ev ts_ev;		/* EV_TUNER, the tuner's fd */
 	uint8_t token[VTP_TOKEN_LEN];
@@ -79,6 +84,7 @@ struct vtd_conn {
 	enum vtd_conn_kind kind;
 	unsigned int id;		/* for logs */
 	char peer[64];			/* "ADDR:PORT" */
+	char addr[48];			/* "ADDR", for --max-per-addr */
 	struct vtp_reader *rd;
 	struct vtp_writer wr;
 	void *wbuf;
@@ -138,6 +144,17 @@ void vtd_conn_close_after_flush(struct vtd_conn *c);
 int vtd_conn_watch_out(struct vtd_conn *c);
 int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
 		     bool add);
+
+/* auth.c: with cfg->psk (see docs/protocol.md, Authentication) */
+/* Adds the AUTH grant to r; -1: refused and closing. */
+int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
+		   struct vtp_hello_reply *r);
+/* A request of a session not yet authenticated. */
+void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m);
+/* The MAC of DATA_ATTACH for s; false: refused and closing. */
+bool vtd_auth_attach(struct vtd_conn *c, const struct vtd_session *s,
+		     const struct vtp_msg *m);
+bool vtd_token_equal(const uint8_t *a, const uint8_t *b);
 
 /* session.c */
 void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m);

@@ -25,6 +25,7 @@ static bool vtd_is_request(uint16_t type)
 {
 	switch (type) {
 	case VTP_HELLO:
+	case VTP_AUTH:
 	case VTP_KEEPALIVE:
 	case VTP_LIST_TUNERS:
 	case VTP_OPEN_TUNER:
@@ -405,6 +406,8 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 	r.version = v;
 	r.features = h->features & VTP_FEATURES;
 	snprintf(r.name, sizeof(r.name), "%s", srv->cfg->name);
+	if (vtd_auth_hello(c, m, &r) < 0)
+		return;
 	vt_notice("#%u %s: client '%s', protocol version %u", c->id, c->peer,
 		  s->name, v);
 	vtd_send(c, buf, vtp_encode_hello_reply(buf, sizeof(buf),
@@ -424,7 +427,7 @@ static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
 		if (o->dead || o->kind != CONN_CONTROL || !os->token_valid ||
 		    !os->tuner || os->data)
 			continue;
-		if (!memcmp(os->token, m->u.attach.token, VTP_TOKEN_LEN)) {
+		if (vtd_token_equal(os->token, m->u.attach.token)) {
 			s = os;
 			break;
 		}
@@ -435,6 +438,8 @@ static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
 		vtd_conn_close_after_flush(c);
 		return;
 	}
+	if (!vtd_auth_attach(c, s, m))
+		return;
 	cap = srv->cfg->ts_queue / (VTP_TS_HDR_LEN + VTP_TS_PACKET) + 64;
 	c->frames = calloc(cap, sizeof(*c->frames));
 	if (!c->frames || vtd_resize_queue(c, srv->cfg->ts_queue) < 0) {
@@ -652,7 +657,14 @@ static void vtd_control(struct vtd_conn *c, struct vtp_msg *m)
 	uint16_t type = m->hdr.type;
 	uint32_t reqid = m->hdr.reqid;
 
+	if (!c->sess->authed) {
+		vtd_auth_control(c, m);
+		return;
+	}
 	switch (type) {
+	case VTP_AUTH:
+		vtd_send_error(c, reqid, EPROTO, "AUTH: not asked for");
+		return;
 	case VTP_HELLO:
 		vtd_send_error(c, reqid, EPROTO, "HELLO: session already open");
 		return;

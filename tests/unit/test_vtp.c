@@ -3,15 +3,21 @@
  * test_vtp.c - unit tests of the wire protocol codec
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <linux/dvb/frontend.h>
 
 #include "proto/vtp.h"
+#include "proto/vtp_auth.h"
 #include "vtp_samples.h"
 
 static uint8_t buf[VTP_MAX_FRAME + 64];
@@ -198,8 +204,16 @@ static void test_every_prefix_needs_more(void **state)
 	}
 }
 
+/* Shorter, yet valid: whole TS packets; HELLOs without the appended
+ * nonce (of the sample in msg); DATA_ATTACH without its MAC. */
 static int truncated_ok(uint16_t type, uint32_t len)
 {
+	if (type == VTP_HELLO)
+		return len >= 9 + strlen(msg.u.hello.name);
+	if (type == VTP_HELLO_REPLY)
+		return len >= 9 + strlen(msg.u.hello_reply.name);
+	if (type == VTP_DATA_ATTACH)
+		return len == VTP_TOKEN_LEN;
 	return type == VTP_TS_DATA && len > 4 && (len - 4) % VTP_TS_PACKET == 0;
 }
 
@@ -267,7 +281,7 @@ static void test_bad_magic(void **state)
 
 static void test_unknown_type(void **state)
 {
-	static const uint16_t unknown[] = { 0, 7, 0x0015, 0x0031, 0x0042,
+	static const uint16_t unknown[] = { 0, 9, 0x0015, 0x0031, 0x0042,
 					    0x8000, 0xffff };
 	size_t i;
 	int n;
@@ -570,7 +584,8 @@ static void test_decode_fixed_sizes(void **state)
 		{ VTP_OPEN_TUNER, 4 }, { VTP_OPEN_REPLY, 20 },
 		{ VTP_SET_TONE, 1 }, { VTP_SET_VOLTAGE, 1 },
 		{ VTP_ENABLE_HIGH_VOLTAGE, 1 }, { VTP_DISEQC_BURST, 1 },
-		{ VTP_DATA_ATTACH, 16 }, { VTP_STATUS, 344 },
+		{ VTP_AUTH, 32 }, { VTP_AUTH_REPLY, 32 },
+		{ VTP_STATUS, 344 },
 	};
 	static const uint8_t p[400];
 	size_t i;
@@ -597,6 +612,215 @@ static void test_hello_minimal(void **state)
 	expect_malformed(VTP_HELLO, p, sizeof(p) - 1);
 }
 
+/* ---- authentication ----------------------------------------------------- */
+
+static void test_hello_nonce(void **state)
+{
+	/* version 1..1, features AUTH, name "c", 32-byte nonce */
+	uint8_t p[9 + 1 + VTP_NONCE_LEN + 5];
+	size_t i;
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	p[1] = 1;
+	p[3] = 1;
+	p[7] = VTP_FEAT_AUTH;
+	p[8] = 1;
+	p[9] = 'c';
+	for (i = 0; i < VTP_NONCE_LEN; i++)
+		p[10 + i] = (uint8_t)(i + 1);
+	expect_valid(VTP_HELLO, p, 10 + VTP_NONCE_LEN);
+	assert_true(msg.u.hello.has_nonce);
+	assert_int_equal(msg.u.hello.nonce[0], 1);
+	assert_int_equal(msg.u.hello.nonce[31], 32);
+	/* later versions may append more */
+	expect_valid(VTP_HELLO, p, sizeof(p));
+	assert_true(msg.u.hello.has_nonce);
+	/* a partial nonce is no nonce */
+	expect_valid(VTP_HELLO, p, 10 + VTP_NONCE_LEN - 1);
+	assert_false(msg.u.hello.has_nonce);
+	expect_valid(VTP_HELLO, p, 10);
+	assert_false(msg.u.hello.has_nonce);
+	expect_valid(VTP_HELLO_REPLY, p, 10 + VTP_NONCE_LEN);
+	assert_true(msg.u.hello_reply.has_nonce);
+	assert_int_equal(msg.u.hello_reply.nonce[31], 32);
+}
+
+static void test_attach_mac_sizes(void **state)
+{
+	static const uint8_t p[VTP_TOKEN_LEN + VTP_MAC_LEN + 1];
+
+	(void)state;
+	expect_valid(VTP_DATA_ATTACH, p, VTP_TOKEN_LEN);
+	assert_false(msg.u.attach.has_mac);
+	expect_valid(VTP_DATA_ATTACH, p, VTP_TOKEN_LEN + VTP_MAC_LEN);
+	assert_true(msg.u.attach.has_mac);
+	expect_malformed(VTP_DATA_ATTACH, p, VTP_TOKEN_LEN + 1);
+	expect_malformed(VTP_DATA_ATTACH, p, VTP_TOKEN_LEN + VTP_MAC_LEN - 1);
+	expect_malformed(VTP_DATA_ATTACH, p, VTP_TOKEN_LEN + VTP_MAC_LEN + 1);
+	assert_string_equal(vtp_type_name(VTP_AUTH), "AUTH");
+	assert_string_equal(vtp_type_name(VTP_AUTH_REPLY), "AUTH_REPLY");
+}
+
+static void test_auth_wire_bytes(void **state)
+{
+	struct vtp_auth a;
+	int i, n;
+
+	(void)state;
+	for (i = 0; i < VTP_MAC_LEN; i++)
+		a.mac[i] = (uint8_t)(0xa0 + i);
+	n = vtp_encode_auth(buf, sizeof(buf), 0x01020304, &a);
+	assert_int_equal(n, VTP_HDR_LEN + VTP_MAC_LEN);
+	assert_int_equal(buf[2], 0x00);
+	assert_int_equal(buf[3], 0x07);
+	assert_int_equal(buf[11], VTP_MAC_LEN);
+	assert_memory_equal(buf + VTP_HDR_LEN, a.mac, VTP_MAC_LEN);
+	n = vtp_encode_auth_reply(buf, sizeof(buf), 5, &a);
+	assert_int_equal(buf[3], 0x08);
+	assert_int_equal(vtp_decode(buf, n, &msg), n);
+	assert_memory_equal(msg.u.auth.mac, a.mac, VTP_MAC_LEN);
+	assert_int_equal(vtp_encode_auth(buf, VTP_HDR_LEN + 31, 1, &a),
+			 -ENOBUFS);
+}
+
+static struct vtp_psk test_key(uint8_t seed)
+{
+	struct vtp_psk k;
+
+	memset(&k, 0, sizeof(k));
+	k.len = 32;
+	memset(k.key, seed, k.len);
+	return k;
+}
+
+static void test_auth_proofs(void **state)
+{
+	struct vtp_psk k = test_key(1), other = test_key(2);
+	struct vtp_auth_ctx ctx, c2;
+	uint8_t mac[VTP_MAC_LEN], smac[VTP_MAC_LEN];
+	static const uint8_t token[VTP_TOKEN_LEN] = "0123456789abcdef";
+
+	(void)state;
+	assert_int_equal(vtp_auth_init(), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	vtp_auth_nonce(ctx.nc);
+	vtp_auth_nonce(ctx.ns);
+	assert_memory_not_equal(ctx.nc, ctx.ns, VTP_NONCE_LEN);
+	ctx.version = 1;
+	ctx.features = VTP_FEAT_AUTH;
+	strcpy(ctx.cname, "vtunerc");
+	strcpy(ctx.sname, "vtunerd");
+
+	vtp_auth_proof(&k, VTP_AUTH_CLIENT, &ctx, mac);
+	assert_true(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &ctx, mac));
+	/* not in the other role: no reflection */
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_SERVER, &ctx, mac));
+	vtp_auth_proof(&k, VTP_AUTH_SERVER, &ctx, smac);
+	assert_memory_not_equal(mac, smac, VTP_MAC_LEN);
+	/* not with another key */
+	assert_false(vtp_auth_verify(&other, VTP_AUTH_CLIENT, &ctx, mac));
+	/* not for another handshake: every field counts */
+	c2 = ctx;
+	c2.nc[5] ^= 1;
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, mac));
+	c2 = ctx;
+	c2.ns[31] ^= 0x80;
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, mac));
+	c2 = ctx;
+	c2.version = 2;
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, mac));
+	c2 = ctx;
+	c2.features = 0;
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, mac));
+	c2 = ctx;
+	strcpy(c2.cname, "vtunerx");
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, mac));
+	/* names are length-prefixed: "ab"+"c" differs from "a"+"bc" */
+	c2 = ctx;
+	strcpy(c2.cname, "ab");
+	strcpy(c2.sname, "c");
+	vtp_auth_proof(&k, VTP_AUTH_CLIENT, &c2, smac);
+	strcpy(c2.cname, "a");
+	strcpy(c2.sname, "bc");
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &c2, smac));
+	mac[0] ^= 1;
+	assert_false(vtp_auth_verify(&k, VTP_AUTH_CLIENT, &ctx, mac));
+
+	vtp_auth_attach_mac(&k, &ctx, token, mac);
+	assert_true(vtp_auth_attach_verify(&k, &ctx, token, mac));
+	assert_false(vtp_auth_attach_verify(&other, &ctx, token, mac));
+	vtp_auth_proof(&k, VTP_AUTH_CLIENT, &ctx, smac);
+	assert_memory_not_equal(mac, smac, VTP_MAC_LEN);
+	c2 = ctx;
+	c2.ns[0] ^= 1;
+	assert_false(vtp_auth_attach_verify(&k, &c2, token, mac));
+}
+
+static void test_psk_parse(void **state)
+{
+	static const char hex[] =
+		"000102030405060708090a0b0c0d0e0f"
+		"101112131415161718191A1B1C1D1E1F";
+	/* base64 of the same 32 bytes */
+	static const char b64[] = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+	struct vtp_psk k;
+	char err[160], text[200];
+	int i;
+
+	(void)state;
+	assert_int_equal(vtp_psk_parse(hex, strlen(hex), &k, err,
+				       sizeof(err)), 0);
+	assert_int_equal(k.len, 32);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(k.key[i], i);
+	snprintf(text, sizeof(text), "  %s\n", b64);
+	assert_int_equal(vtp_psk_parse(text, strlen(text), &k, err,
+				       sizeof(err)), 0);
+	assert_int_equal(k.len, 32);
+	assert_int_equal(k.key[31], 31);
+	/* unpadded */
+	assert_int_equal(vtp_psk_parse(b64, strlen(b64) - 1, &k, err,
+				       sizeof(err)), 0);
+	assert_int_equal(k.len, 32);
+	/* too short: 31 bytes */
+	assert_int_equal(vtp_psk_parse(hex, 62, &k, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "at least 32"));
+	assert_int_equal(vtp_psk_parse("", 0, &k, err, sizeof(err)), -1);
+	assert_int_equal(vtp_psk_parse("not a key!", 10, &k, err,
+				       sizeof(err)), -1);
+	assert_int_equal(k.len, 0);
+}
+
+static void test_psk_load_mode(void **state)
+{
+	char path[] = "/tmp/test_vtp_psk.XXXXXX", err[512];
+	static const char key[] =
+		"c2VjcmV0IGtleSBvZiBhdCBsZWFzdCB0aGlydHktdHdvIGJ5dGVz\n";
+	struct vtp_psk k;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, key, strlen(key)), (int)strlen(key));
+	close(fd);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(vtp_psk_load(path, &k, err, sizeof(err)), 0);
+	assert_int_equal(k.len, 39);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(vtp_psk_load(path, &k, err, sizeof(err)), 0);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(vtp_psk_load(path, &k, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "other users"));
+	assert_non_null(strstr(err, "0644"));
+	assert_int_equal(chmod(path, 0602), 0);
+	assert_int_equal(vtp_psk_load(path, &k, err, sizeof(err)), -1);
+	unlink(path);
+	assert_int_equal(vtp_psk_load(path, &k, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "No such file"));
+}
+
 static void test_choose_version(void **state)
 {
 	(void)state;
@@ -612,6 +836,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_all),
+		cmocka_unit_test(test_hello_nonce),
+		cmocka_unit_test(test_attach_mac_sizes),
+		cmocka_unit_test(test_auth_wire_bytes),
+		cmocka_unit_test(test_auth_proofs),
+		cmocka_unit_test(test_psk_parse),
+		cmocka_unit_test(test_psk_load_mode),
 		cmocka_unit_test(test_round_trip_fields),
 		cmocka_unit_test(test_wire_bytes),
 		cmocka_unit_test(test_ts_zero_copy),

@@ -5,7 +5,7 @@ UNIT_DIR    := $(B)/tests/unit
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io $(UNIT_DIR)/test_config
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
-UNIT_LIBS   := $(shell pkg-config --libs cmocka)
+UNIT_LIBS   := $(shell pkg-config --libs cmocka) $(VTP_AUTH_LIBS)
 
 .PHONY: check-unit unit-tests
 .SECONDARY: $(UNIT_OBJS)

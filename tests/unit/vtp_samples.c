@@ -15,7 +15,11 @@ static const uint16_t sample_types[] = {
 	VTP_SET_VOLTAGE, VTP_ENABLE_HIGH_VOLTAGE, VTP_DISEQC_MASTER,
 	VTP_DISEQC_BURST, VTP_SET_PIDS, VTP_STATUS, VTP_DATA_ATTACH,
 	VTP_TS_DATA,
+	/* authentication: the messages, and the fields appended with it */
+	VTP_AUTH, VTP_AUTH_REPLY, VTP_HELLO, VTP_HELLO_REPLY, VTP_DATA_ATTACH,
 };
+
+#define FIRST_AUTH_SAMPLE	21
 
 const int vtp_num_samples = sizeof(sample_types) / sizeof(sample_types[0]);
 
@@ -106,18 +110,43 @@ static void fill_ts(struct vtp_ts *ts)
 	ts->len = sizeof(sample_ts);
 }
 
+static void fill_bytes(uint8_t *p, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(seed + 37 * i);
+}
+
 void vtp_sample(int i, struct vtp_msg *m)
 {
+	bool auth = i >= FIRST_AUTH_SAMPLE;
+
 	memset(m, 0, sizeof(*m));
 	m->hdr.type = sample_types[i];
 	m->hdr.reqid = 1000 + i;
 
 	switch (m->hdr.type) {
 	case VTP_HELLO:
-		m->u.hello = (struct vtp_hello){ 1, 3, 0x80000001, "vtunerc" };
+		m->u.hello = (struct vtp_hello){ 1, 3, 0x80000001, "vtunerc",
+						 false, { 0 } };
+		if (auth) {
+			m->u.hello.has_nonce = true;
+			fill_bytes(m->u.hello.nonce, VTP_NONCE_LEN, 1);
+		}
 		break;
 	case VTP_HELLO_REPLY:
-		m->u.hello_reply = (struct vtp_hello_reply){ 1, 0, "vtunerd 1.0" };
+		m->u.hello_reply = (struct vtp_hello_reply){ 1, 0, "vtunerd 1.0",
+							     false, { 0 } };
+		if (auth) {
+			m->u.hello_reply.features = VTP_FEAT_AUTH;
+			m->u.hello_reply.has_nonce = true;
+			fill_bytes(m->u.hello_reply.nonce, VTP_NONCE_LEN, 2);
+		}
+		break;
+	case VTP_AUTH:
+	case VTP_AUTH_REPLY:
+		fill_bytes(m->u.auth.mac, VTP_MAC_LEN, m->hdr.type);
 		break;
 	case VTP_ERROR:
 		m->u.error = (struct vtp_error){ 16, m->hdr.reqid,
@@ -162,6 +191,10 @@ void vtp_sample(int i, struct vtp_msg *m)
 		break;
 	case VTP_DATA_ATTACH:
 		memcpy(m->u.attach.token, "fedcba9876543210", VTP_TOKEN_LEN);
+		if (auth) {
+			m->u.attach.has_mac = true;
+			fill_bytes(m->u.attach.mac, VTP_MAC_LEN, 3);
+		}
 		break;
 	case VTP_TS_DATA:
 		m->hdr.reqid = 0;

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * auth.c - vtunerd's side of the pre-shared key authentication
+ * (docs/protocol.md, "Authentication"; docs/security.md).
+ *
+ * With --psk-file, a control session is unauthenticated after HELLO and
+ * accepts nothing but AUTH; every other request, a wrong proof or a
+ * client without a key closes the connection with ERROR EACCES and a log
+ * line naming the peer's address.  The token of DATA_ATTACH must carry
+ * the session's MAC.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sodium.h>
+
+#include "common/log.h"
+#include "server/server.h"
+
+static void vtd_auth_refuse(struct vtd_conn *c, uint32_t reqid,
+			    const char *why)
+{
+	vt_warn("%s: authentication failed (%s)", c->peer, why);
+	vtd_send_error(c, reqid, EACCES, "authentication failed: %s", why);
+	vtd_conn_close_after_flush(c);
+}
+
+int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
+		   struct vtp_hello_reply *r)
+{
+	const struct vtp_psk *k = c->srv->cfg->psk;
+	const struct vtp_hello *h = &m->u.hello;
+	struct vtd_session *s = c->sess;
+
+	if (!k) {
+		s->authed = true;
+		return 0;
+	}
+	if (!(h->features & VTP_FEAT_AUTH) || !h->has_nonce) {
+		vtd_auth_refuse(c, m->hdr.reqid, "the client has no key; this "
+				"server needs one");
+		return -1;
+	}
+	s->authed = false;
+	r->features |= VTP_FEAT_AUTH;
+	r->has_nonce = true;
+	vtp_auth_nonce(r->nonce);
+	memcpy(s->actx.nc, h->nonce, VTP_NONCE_LEN);
+	memcpy(s->actx.ns, r->nonce, VTP_NONCE_LEN);
+	s->actx.version = r->version;
+	s->actx.features = r->features;
+	snprintf(s->actx.cname, sizeof(s->actx.cname), "%s", h->name);
+	snprintf(s->actx.sname, sizeof(s->actx.sname), "%s", r->name);
+	return 0;
+}
+
+void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
+{
+	const struct vtp_psk *k = c->srv->cfg->psk;
+	struct vtd_session *s = c->sess;
+	uint8_t buf[VTP_HDR_LEN + VTP_MAC_LEN];
+	struct vtp_auth a;
+
+	if (m->hdr.type != VTP_AUTH) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "%s before AUTH",
+			 vtp_type_name(m->hdr.type));
+		vtd_auth_refuse(c, m->hdr.reqid, why);
+		return;
+	}
+	if (!vtp_auth_verify(k, VTP_AUTH_CLIENT, &s->actx, m->u.auth.mac)) {
+		vtd_auth_refuse(c, m->hdr.reqid, "wrong key");
+		return;
+	}
+	s->authed = true;
+	vtp_auth_proof(k, VTP_AUTH_SERVER, &s->actx, a.mac);
+	vt_notice("#%u %s: client '%s' authenticated", c->id, c->peer,
+		  s->name);
+	vtd_conn_send(c, buf, (size_t)vtp_encode_auth_reply(buf, sizeof(buf),
+							    m->hdr.reqid, &a));
+}
+
+bool vtd_token_equal(const uint8_t *a, const uint8_t *b)
+{
+	return crypto_verify_16(a, b) == 0;
+}
+
+bool vtd_auth_attach(struct vtd_conn *c, const struct vtd_session *s,
+		     const struct vtp_msg *m)
+{
+	const struct vtp_psk *k = c->srv->cfg->psk;
+	const struct vtp_attach *a = &m->u.attach;
+
+	if (!k)
+		return true;
+	if (!a->has_mac) {
+		vtd_auth_refuse(c, m->hdr.reqid, "DATA_ATTACH without MAC");
+		return false;
+	}
+	if (!vtp_auth_attach_verify(k, &s->actx, a->token, a->mac)) {
+		vtd_auth_refuse(c, m->hdr.reqid, "DATA_ATTACH: wrong MAC");
+		return false;
+	}
+	return true;
+}
