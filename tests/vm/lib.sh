@@ -253,7 +253,8 @@ mdns_setup() {
 mdns_exec() {
 	local ns=$1
 	shift
-	nsenter -t "$(cat "$VT_RESULTS/mdns-$ns/pid")" -m -n --wd="$PWD" -- "$@"
+	# -r: the guest runs the tests chrooted, setns() would leave the chroot
+	nsenter -t "$(cat "$VT_RESULTS/mdns-$ns/pid")" -m -n -r --wd="$PWD" -- "$@"
 }
 
 # mdns_vtunerd_start NAME ARGS...: vtunerd -f -v ARGS in namespace srv
