@@ -45,10 +45,12 @@
 #define CTRL_WQUEUE		(256 * 1024)
 #define DATA_WQUEUE		(4 * 1024)
 
-enum state { S_IDLE, S_CONNECTING, S_HELLO, S_LIST, S_OPEN, S_READY };
+enum state { S_IDLE, S_CONNECTING, S_HELLO, S_AUTH, S_LIST, S_OPEN,
+	     S_READY };
 
 static const char *const state_names[] = {
-	"idle", "connecting", "hello", "tuner list", "open", "ready"
+	"idle", "connecting", "hello", "authentication", "tuner list", "open",
+	"ready"
 };
 
 /* A SEC command, as sent (VTP type and argument). */
@@ -82,6 +84,7 @@ static struct client {
 	uint64_t ready_at, lost_at;
 	bool fail_logged, ever_ready, attached;
 	char server_name[VTP_PEER_NAME_MAX + 1];
+	struct vtp_auth_ctx actx;	/* with --psk-file: the handshake */
 	struct req reqs[MAX_REQS];
 
 	/* the remote tuner */
@@ -362,8 +365,49 @@ static void on_connected(void)
 {
 	C.st = S_HELLO;
 	C.next_keepalive = net_now() + KEEPALIVE_PERIOD;
+	if (C.o->psk) {
+		/* LIST_TUNERS once both sides have proved the key */
+		memset(&C.actx, 0, sizeof(C.actx));
+		vtp_auth_nonce(C.actx.nc);
+		sent(net_hello_nonce(&C.cc, "vtunerc", C.actx.nc), VTP_HELLO);
+		return;
+	}
 	if (sent(net_hello(&C.cc, "vtunerc"), VTP_HELLO) < 0)
 		return;
+	sent(net_list_tuners(&C.cc), VTP_LIST_TUNERS);
+}
+
+/* HELLO_REPLY with --psk-file: send our proof; false if refused. */
+static bool auth_start(const struct vtp_hello_reply *r)
+{
+	uint8_t mac[VTP_MAC_LEN];
+
+	if (!(r->features & VTP_FEAT_AUTH) || !r->has_nonce) {
+		session_lost("authentication failed: the server has no key "
+			     "(or does not know authentication); refused");
+		return false;
+	}
+	memcpy(C.actx.ns, r->nonce, VTP_NONCE_LEN);
+	C.actx.version = r->version;
+	C.actx.features = r->features;
+	snprintf(C.actx.cname, sizeof(C.actx.cname), "vtunerc");
+	snprintf(C.actx.sname, sizeof(C.actx.sname), "%s", r->name);
+	vtp_auth_proof(C.o->psk, VTP_AUTH_CLIENT, &C.actx, mac);
+	C.st = S_AUTH;
+	return sent(net_auth(&C.cc, mac), VTP_AUTH) >= 0;
+}
+
+/* AUTH_REPLY: the server's proof. */
+static void on_auth_reply(const struct vtp_auth *a)
+{
+	if (!vtp_auth_verify(C.o->psk, VTP_AUTH_SERVER, &C.actx, a->mac)) {
+		session_lost("authentication failed: the server could not "
+			     "prove the key (wrong key, or not a genuine "
+			     "server); refused");
+		return;
+	}
+	vt_info("%s: server '%s' authenticated", C.addr, C.server_name);
+	C.st = S_LIST;
 	sent(net_list_tuners(&C.cc), VTP_LIST_TUNERS);
 }
 
@@ -482,8 +526,17 @@ static void on_open_reply(const struct vtp_open_reply *r)
 	}
 	C.dc.next_reqid = 0x40000000;	/* apart from the control ids */
 	/* queued now, flushed when the connect completes */
-	if (sent(net_data_attach(&C.dc, r->token), VTP_DATA_ATTACH) < 0)
+	if (C.o->psk) {
+		uint8_t mac[VTP_MAC_LEN];
+
+		vtp_auth_attach_mac(C.o->psk, &C.actx, r->token, mac);
+		if (sent(net_data_attach_mac(&C.dc, r->token, mac),
+			 VTP_DATA_ATTACH) < 0)
+			return;
+	} else if (sent(net_data_attach(&C.dc, r->token),
+			VTP_DATA_ATTACH) < 0) {
 		return;
+	}
 	C.hs_deadline = now + HANDSHAKE_TIMEOUT;
 	replay_start();
 }
@@ -494,7 +547,8 @@ static void on_reply(uint32_t id, uint32_t err, const char *text)
 	uint16_t type = req_take(id);
 	const char *tname = type ? vtp_type_name(type) : "request";
 
-	if (err && (type == VTP_HELLO || type == VTP_LIST_TUNERS ||
+	if (err && (type == VTP_HELLO || type == VTP_AUTH ||
+		    type == VTP_LIST_TUNERS ||
 		    type == VTP_OPEN_TUNER || type == VTP_DATA_ATTACH)) {
 		session_lost("%s refused: %s%s%s", tname, strerror(err),
 			     text[0] ? ": " : "", text);
@@ -572,8 +626,16 @@ static bool on_frame(struct vc_conn *c, const struct vtp_msg *m)
 			 m->u.hello_reply.name);
 		vt_debug("%s: server '%s', protocol version %u", C.addr,
 			 C.server_name, m->u.hello_reply.version);
+		if (C.o->psk)
+			return auth_start(&m->u.hello_reply) && C.st != S_IDLE;
 		C.st = S_LIST;
 		return true;
+	case VTP_AUTH_REPLY:
+		if (c != &C.cc || C.st != S_AUTH)
+			break;
+		req_take(m->hdr.reqid);
+		on_auth_reply(&m->u.auth);
+		return C.st != S_IDLE;
 	case VTP_TUNER_LIST:
 		if (c != &C.cc || C.st != S_LIST)
 			break;

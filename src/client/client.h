@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "proto/vtp.h"
+#include "proto/vtp_auth.h"
 
 struct vc_opts {
 	const char *device;	/* /dev/vtunercN (NULL with sink) */
@@ -19,6 +20,7 @@ struct vc_opts {
 	unsigned char delsys[VTP_MAX_DELSYS];	/* --delsys, all required */
 	int num_delsys;
 	const char *name;	/* --name: adapter name instead of "X @ host" */
+	const struct vtp_psk *psk;	/* --psk-file, or NULL */
 	const char *status_file;	/* --status-file, NULL: default */
 	bool have_tune;		/* --tune (sink mode) */
 	struct vtp_tune tune;

@@ -40,6 +40,11 @@ static void usage(FILE *f)
 "  -D, --delsys LIST         pick the first free tuner having all these\n"
 "                            delivery systems, e.g. dvbs2 or dvbt,dvbt2\n"
 "  -n, --name NAME           adapter name (default \"REMOTE NAME @ HOST\")\n"
+"      --psk-file FILE       authenticate to the server, and the server to\n"
+"                            us, with the pre-shared key of FILE (hex or\n"
+"                            base64, at least 32 bytes, not accessible by\n"
+"                            others); a server that cannot prove the key\n"
+"                            is refused.  Traffic is not encrypted\n"
 "  -f, --foreground          stay in the foreground, log to stderr\n"
 "  -v, --verbose             more messages (repeat for debug)\n"
 "      --discover            list the servers announced on the network and\n"
@@ -83,7 +88,7 @@ static void usage_error(const char *fmt, ...)
 }
 
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
-       OPT_STATUS_FILE };
+       OPT_STATUS_FILE, OPT_PSK_FILE };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -104,6 +109,7 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
+	{ "psk-file", required_argument, NULL, OPT_PSK_FILE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -157,6 +163,7 @@ static struct {
 	const char *server;
 	bool foreground, discover;
 	int verbose;
+	const char *psk_file;
 } O;
 
 /* One option; arg stays valid until exit (argv or the config file). */
@@ -226,6 +233,9 @@ static void handle_opt(int c, const char *arg, void *unused)
 		if (!*arg)
 			usage_error("--status-file needs a file name (or none)");
 		O.o.status_file = arg;
+		break;
+	case OPT_PSK_FILE:
+		O.psk_file = arg;
 		break;
 	case 'c':
 	case OPT_CHECK:
@@ -302,6 +312,18 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (O.psk_file) {
+		static struct vtp_psk psk;
+
+		snprintf(err, sizeof(err), "libsodium cannot be initialised");
+		if (vtp_auth_init() < 0 ||
+		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vtunerc: --psk-file %s\n", err);
+			free(op->pids);
+			return 1;
+		}
+		op->psk = &psk;
+	}
 	level = O.verbose >= 2 ? LOG_DEBUG : O.verbose ? LOG_INFO : LOG_NOTICE;
 	if (!O.server) {
 		/* before daemonizing: a failure is the command's */

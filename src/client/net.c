@@ -199,7 +199,8 @@ static int queue(struct vc_conn *c, int len, uint32_t reqid)
 	return left < 0 ? (int)left : (int)reqid;
 }
 
-int net_hello(struct vc_conn *c, const char *name)
+int net_hello_nonce(struct vc_conn *c, const char *name,
+		    const uint8_t *nonce)
 {
 	struct vtp_hello h = {
 		.version_min = VTP_VERSION_MIN,
@@ -209,7 +210,26 @@ int net_hello(struct vc_conn *c, const char *name)
 	uint32_t id = take_reqid(c);
 
 	snprintf(h.name, sizeof(h.name), "%s", name);
+	if (nonce) {
+		h.features |= VTP_FEAT_AUTH;
+		h.has_nonce = true;
+		memcpy(h.nonce, nonce, VTP_NONCE_LEN);
+	}
 	return queue(c, vtp_encode_hello(scratch, sizeof(scratch), id, &h), id);
+}
+
+int net_hello(struct vc_conn *c, const char *name)
+{
+	return net_hello_nonce(c, name, NULL);
+}
+
+int net_auth(struct vc_conn *c, const uint8_t *mac)
+{
+	struct vtp_auth a;
+	uint32_t id = take_reqid(c);
+
+	memcpy(a.mac, mac, VTP_MAC_LEN);
+	return queue(c, vtp_encode_auth(scratch, sizeof(scratch), id, &a), id);
 }
 
 int net_list_tuners(struct vc_conn *c)
@@ -228,14 +248,22 @@ int net_open_tuner(struct vc_conn *c, uint16_t index)
 					      index), id);
 }
 
-int net_data_attach(struct vc_conn *c, const uint8_t *token)
+int net_data_attach_mac(struct vc_conn *c, const uint8_t *token,
+			const uint8_t *mac)
 {
-	struct vtp_attach a;
+	struct vtp_attach a = { .has_mac = mac != NULL };
 	uint32_t id = take_reqid(c);
 
 	memcpy(a.token, token, VTP_TOKEN_LEN);
+	if (mac)
+		memcpy(a.mac, mac, VTP_MAC_LEN);
 	return queue(c, vtp_encode_data_attach(scratch, sizeof(scratch), id,
 					       &a), id);
+}
+
+int net_data_attach(struct vc_conn *c, const uint8_t *token)
+{
+	return net_data_attach_mac(c, token, NULL);
 }
 
 int net_tune(struct vc_conn *c, const struct vtp_tune *t)

@@ -55,9 +55,16 @@ int conn_next(struct vc_conn *c, struct vtp_msg *m);
  * (-ENOBUFS: the peer does not read its queue).
  */
 int net_hello(struct vc_conn *c, const char *name);
+/* HELLO asking for VTP_FEAT_AUTH with the client's nonce (NULL: plain). */
+int net_hello_nonce(struct vc_conn *c, const char *name,
+		    const uint8_t *nonce);
+int net_auth(struct vc_conn *c, const uint8_t *mac);
 int net_list_tuners(struct vc_conn *c);
 int net_open_tuner(struct vc_conn *c, uint16_t index);
 int net_data_attach(struct vc_conn *c, const uint8_t *token);
+/* DATA_ATTACH of a session with AUTH: the token's MAC appended. */
+int net_data_attach_mac(struct vc_conn *c, const uint8_t *token,
+			const uint8_t *mac);
 int net_tune(struct vc_conn *c, const struct vtp_tune *t);
 /* SET_TONE, SET_VOLTAGE, ENABLE_HIGH_VOLTAGE, DISEQC_BURST */
 int net_sec_value(struct vc_conn *c, uint16_t type, uint8_t value);
