@@ -250,11 +250,16 @@ mdns_setup() {
 }
 
 # mdns_exec NS CMD...: run CMD in namespace NS beside its avahi-daemon.
+# In a subshell (mdns_exec ... &) it execs, so that $! is CMD's pid.
 mdns_exec() {
-	local ns=$1
+	local ns=$1 pid
 	shift
+	pid=$(cat "$VT_RESULTS/mdns-$ns/pid")
 	# -r: the guest runs the tests chrooted, setns() would leave the chroot
-	nsenter -t "$(cat "$VT_RESULTS/mdns-$ns/pid")" -m -n -r --wd="$PWD" -- "$@"
+	if [ "$BASHPID" != "$$" ]; then
+		exec nsenter -t "$pid" -m -n -r --wd="$PWD" -- "$@"
+	fi
+	nsenter -t "$pid" -m -n -r --wd="$PWD" -- "$@"
 }
 
 # mdns_vtunerd_start NAME ARGS...: vtunerd -f -v ARGS in namespace srv

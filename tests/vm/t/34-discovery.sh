@@ -18,8 +18,10 @@ netns_setup
 mdns_setup srv veth-s
 mdns_setup cli veth-c
 
+# Two clients (two connections each) and the discovery queries, all from
+# 10.99.0.2: above the default --max-per-addr.
 mdns_vtunerd_start srv --sim --sim-tuners 2 -l 10.99.0.1:5911 \
-	-l 127.0.0.1:5912 --name vt-test-server
+	-l 127.0.0.1:5912 --name vt-test-server --max-per-addr 8
 for i in $(seq 100); do
 	grep -q "announced as" srv.log && break
 	sleep 0.1
