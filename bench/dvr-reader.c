@@ -4,7 +4,10 @@
  * what was lost.
  *
  *   dvr-reader -a N [-s SECONDS] [-b DVR_BUFFER_BYTES] [-r READY_FILE]
+ *              [-c FREQ]
  *
+ * -c: first tune the adapter to DVB-C (annex A) FREQ Hz, 6900000 Bd, and
+ * wait (5 s at most) for FE_HAS_LOCK; the frontend stays open.
  * Starts an all-PID filter (0x2000, DMX_OUT_TS_TAP) on demux0, reads dvr0
  * and prints one line at the end:
  *   adapter=N bytes=B secs=S mbps=R cc_errors=C sync_errors=E overflows=O
@@ -22,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/dvb/dmx.h>
+#include <linux/dvb/frontend.h>
 
 static double now_s(void)
 {
@@ -48,7 +52,9 @@ int main(int argc, char **argv)
 	size_t partlen = 0;
 	char path[64];
 
-	while ((opt = getopt(argc, argv, "a:s:b:r:")) != -1) {
+	unsigned long freq = 0;
+
+	while ((opt = getopt(argc, argv, "a:s:b:r:c:")) != -1) {
 		if (opt == 'a')
 			adapter = atoi(optarg);
 		else if (opt == 's')
@@ -57,10 +63,34 @@ int main(int argc, char **argv)
 			bufsize = atol(optarg);
 		else if (opt == 'r')
 			ready = optarg;
+		else if (opt == 'c')
+			freq = strtoul(optarg, NULL, 0);
 		else
 			return 2;
 	}
 	memset(cc, 0xff, sizeof(cc));
+	if (freq) {
+		struct dtv_property p[] = {
+			{ .cmd = DTV_CLEAR },
+			{ .cmd = DTV_DELIVERY_SYSTEM, .u.data = SYS_DVBC_ANNEX_A },
+			{ .cmd = DTV_FREQUENCY, .u.data = (uint32_t)freq },
+			{ .cmd = DTV_SYMBOL_RATE, .u.data = 6900000 },
+			{ .cmd = DTV_TUNE },
+		};
+		struct dtv_properties ps = { .num = 5, .props = p };
+		fe_status_t st = 0;
+		int fe;
+
+		snprintf(path, sizeof(path), "/dev/dvb/adapter%d/frontend0", adapter);
+		fe = open(path, O_RDWR);
+		if (fe < 0 || ioctl(fe, FE_SET_PROPERTY, &ps) < 0)
+			return perror(path), 1;
+		for (end = now_s() + 5; now_s() < end; usleep(10000))
+			if (!ioctl(fe, FE_READ_STATUS, &st) && (st & FE_HAS_LOCK))
+				break;
+		if (!(st & FE_HAS_LOCK))
+			fprintf(stderr, "adapter %d: no lock\n", adapter);
+	}
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/dvr0", adapter);
 	dvr = open(path, O_RDONLY | O_NONBLOCK);
 	if (dvr < 0)

@@ -1,0 +1,323 @@
+#!/bin/bash
+# bench/host.sh - host benchmarks of the user-space data path (make bench).
+#
+#   vtunerd --sim (a ts_file transponder, or generated TS) -> loopback TCP
+#     -> vtunerc --sink /dev/null
+# against the raw baseline of the same bytes:
+#   relay send (the same TS file from memory) -> loopback TCP
+#     -> relay recv -> /dev/null
+# interleaved in one run (ROUNDS rounds, medians), then instructions per GB
+# under callgrind, then one vtunerd serving 16 clients, then control round
+# trips while a full transponder flows.  Results: $B/bench/host/results.txt.
+#
+# Environment: B (build dir, default build), ROUNDS (3), SECS (8 per run),
+# CG_SECS (callgrind run length, 20), PORT (5990).
+set -euo pipefail
+B=${B:-build}
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-8}
+CG_SECS=${CG_SECS:-20}
+PORT=${PORT:-5990}
+out=$B/bench/host
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+VTUNERD=$B/server/vtunerd
+VTUNERC=$B/client/vtunerc
+PROBE=$B/server/vtunerd-probe
+RELAY=$B/bench/relay
+VTSGEN=$B/server/sim/vts-gen
+HZ=$(getconf CLK_TCK)
+res=$out/results.txt
+: >"$res"
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+say() { echo "$*" | tee -a "$res"; }
+# cpu PID: user+system seconds of PID so far (field 14, 15 after the comm)
+cpu() { awk -v hz="$HZ" '{sub(/^.*\) /, ""); print ($12 + $13) / hz}' "/proc/$1/stat"; }
+rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$1/status"; }
+hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$1/status"; }
+calc() { awk "BEGIN{printf \"%.${2:-3}f\", $1}"; }
+stop() {	# stop PID: SIGTERM and wait
+	kill "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+wait_listen() {
+	local i
+	for i in $(seq 100); do
+		ss -ltn 2>/dev/null | grep -q "127.0.0.1:$1 " && return 0
+		sleep 0.05
+	done
+	echo "nothing listens on $1" >&2
+	return 1
+}
+
+# ---- the source: one TS file for both chains --------------------------------
+cat >"$out/gen.conf" <<'EOF'
+# generated TS, DVB-C so that no LNB is involved
+[transponder Bench gen 800]
+delsys = DVBC
+frequency = 474000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 0x0b00
+network_name = Bench
+bitrate = 800000000
+[service Bench HD]
+id = 1
+type = tv
+pmt_pid = 0x100
+video_pid = 0x101
+audio_pid = 0x102
+video_bitrate = 20000000
+
+[transponder Bench gen 4G]
+delsys = DVBC
+frequency = 490000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 0x0b02
+network_name = Bench
+bitrate = 4000000000
+[service Bench UHD]
+id = 3
+type = tv
+pmt_pid = 0x300
+video_pid = 0x301
+audio_pid = 0x302
+video_bitrate = 20000000
+EOF
+"$VTSGEN" -c "$out/gen.conf" -s 0.25 -o "$out/ts800.ts" "Bench gen 800"
+"$VTSGEN" -c "$out/gen.conf" -s 0.05 -o "$out/ts4g.ts" "Bench gen 4G"
+{
+	cat "$out/gen.conf"
+	cat <<EOF
+
+# the same bytes looped from memory (like a real tuner's dvr: a copy)
+[transponder Bench file 800]
+delsys = DVBC
+frequency = 482000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 0x0b01
+network_name = Bench
+ts_file = ts800.ts
+
+[transponder Bench file 4G]
+delsys = DVBC
+frequency = 498000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 0x0b03
+network_name = Bench
+ts_file = ts4g.ts
+EOF
+} >"$out/bench.conf"
+
+F_GEN800=474000000
+F_FILE800=482000000
+F_FILE4G=498000000
+
+# vt_run FREQ SECS [WRAP]: one vtunerd + one vtunerc --sink /dev/null;
+# prints "bytes secs mbps cpu_vtunerd cpu_vtunerc".  WRAP (e.g. valgrind)
+# prefixes vtunerd ("d:CMD") or vtunerc ("c:CMD").
+vt_run() {
+	local freq=$1 secs=$2 wrap=${3:-} d c d0 d1 c1 line
+	local -a dw=() cw=()
+	case $wrap in d:*) read -ra dw <<<"${wrap#d:}" ;; c:*) read -ra cw <<<"${wrap#c:}" ;; esac
+	${dw[@]+"${dw[@]}"} "$VTUNERD" -f --sim --sim-tuners 1 \
+		--sim-config "$out/bench.conf" --no-announce \
+		-l "127.0.0.1:$PORT" >"$out/vtunerd.log" 2>&1 &
+	d=$!
+	pids+=("$d")
+	wait_listen "$PORT"
+	d0=$(cpu "$d")
+	${cw[@]+"${cw[@]}"} "$VTUNERC" -f -s "127.0.0.1:$PORT" -t 0 --sink /dev/null \
+		--tune "DELIVERY_SYSTEM=DVBC,FREQUENCY=$freq,SYMBOL_RATE=6900000" \
+		--pids all >"$out/vtunerc.log" 2>&1 &
+	c=$!
+	pids+=("$c")
+	sleep "$secs"
+	c1=$(cpu "$c")
+	d1=$(cpu "$d")
+	stop "$c"
+	stop "$d"
+	# "N bytes of TS in T s (R Mbit/s), ..."
+	line=$(grep -o '[0-9]* bytes of TS in [0-9.]* s ([0-9.]* Mbit/s)' "$out/vtunerc.log" | tail -n 1)
+	[ -n "$line" ] || { cat "$out/vtunerc.log" "$out/vtunerd.log" >&2; return 1; }
+	set -- $line
+	echo "$1 $6 ${8#(} $(calc "$d1 - $d0" 2) $c1"
+}
+
+# relay_run RATE SECS [WRAP]: relay send -> relay recv, same output.
+relay_run() {
+	local rate=$1 secs=$2 wrap=${3:-} r rl sl
+	local -a sw=() rw=()
+	case $wrap in d:*) read -ra sw <<<"${wrap#d:}" ;; c:*) read -ra rw <<<"${wrap#c:}" ;; esac
+	${rw[@]+"${rw[@]}"} "$RELAY" recv "$PORT" /dev/null >"$out/recv.log" 2>&1 &
+	r=$!
+	pids+=("$r")
+	wait_listen "$PORT"
+	${sw[@]+"${sw[@]}"} "$RELAY" send "127.0.0.1:$PORT" "$out/ts800.ts" "$rate" "$secs" >"$out/send.log" 2>&1
+	wait "$r"
+	# "received N bytes in T s cpu C s"
+	rl=$(grep '^received' "$out/recv.log" || true)
+	sl=$(grep '^sent' "$out/send.log" || true)
+	[ -n "$rl" ] && [ -n "$sl" ] || { cat "$out/recv.log" "$out/send.log" >&2; return 1; }
+	set -- $rl
+	local bytes=$2 t=$5 rc=$8
+	set -- $sl
+	echo "$bytes $t $(calc "$bytes * 8 / $t / 1e6" 2) $8 $rc"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
+
+say "# vtuner host benchmarks $(date -u +%FT%TZ), git $(git rev-parse --short HEAD 2>/dev/null || echo ?)"
+say "# machine: nproc=$(nproc) cpu='$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')' kernel=$(uname -r)"
+say "# ROUNDS=$ROUNDS SECS=$SECS; every line: bytes secs Mbit/s cpu_sender_s cpu_receiver_s"
+
+# ---- 1. throughput and CPU, interleaved ------------------------------------
+declare -A R
+cases="relay-max relay-4g vt-file-4g relay-800 vt-file-800 vt-gen-800"
+for round in $(seq "$ROUNDS"); do
+	for k in $cases; do
+		case $k in
+		relay-max) l=$(relay_run 0 "$SECS") ;;
+		relay-4g) l=$(relay_run 4000000000 "$SECS") ;;
+		relay-800) l=$(relay_run 800000000 "$SECS") ;;
+		vt-file-4g) l=$(vt_run "$F_FILE4G" "$SECS") ;;
+		vt-file-800) l=$(vt_run "$F_FILE800" "$SECS") ;;
+		vt-gen-800) l=$(vt_run "$F_GEN800" "$SECS") ;;
+		esac
+		say "run $round $k: $l"
+		R[$k]+="$l"$'\n'
+	done
+done
+
+col() { printf '%s' "${R[$1]}" | awk -v c="$2" 'NF{print $c}' | median; }
+# CPU seconds per GB of column C (4 sender, 5 receiver): per run, then median
+cpugb() { printf '%s' "${R[$1]}" | awk -v c="$2" 'NF{print $c / ($1 / 1e9)}' | median; }
+say ""
+say "## data path, medians of $ROUNDS interleaved runs"
+say "| case | Mbit/s | sender CPU s/GB | receiver CPU s/GB | both CPU s/GB |"
+say "| --- | --- | --- | --- | --- |"
+for k in $cases; do
+	both=$(printf '%s' "${R[$k]}" | awk 'NF{print ($4 + $5) / ($1 / 1e9)}' | median)
+	say "| $k | $(col "$k" 3) | $(calc "$(cpugb "$k" 4)") | $(calc "$(cpugb "$k" 5)") | $(calc "$both") |"
+done
+ratio() { calc "$1 / $2" 2; }
+say ""
+say "throughput at 4 Gbit/s offered (the sim's maximum): vt-file-4g / relay-4g = $(ratio "$(col vt-file-4g 3)" "$(col relay-4g 3)")"
+say "throughput at 800 Mbit/s offered: vt-file-800 / relay-800 = $(ratio "$(col vt-file-800 3)" "$(col relay-800 3)")"
+for p in "file-800 4 vtunerd/relay-send(800M)" "file-800 5 vtunerc/relay-recv(800M)" "gen-800 4 vtunerd(generated)/relay-send(800M)" "file-4g 4 vtunerd/relay-send(4G)" "file-4g 5 vtunerc/relay-recv(4G)"; do
+	set -- $p
+	r=${1#*-}
+	say "CPU/GB $3 = $(ratio "$(cpugb "vt-$1" "$2")" "$(cpugb "relay-$r" "$2")")"
+done
+for r in 800 4g; do
+	b_vt=$(printf '%s' "${R[vt-file-$r]}" | awk 'NF{print ($4 + $5) / ($1 / 1e9)}' | median)
+	b_re=$(printf '%s' "${R[relay-$r]}" | awk 'NF{print ($4 + $5) / ($1 / 1e9)}' | median)
+	say "CPU/GB both daemons / both relays ($r, ts_file) = $(ratio "$b_vt" "$b_re")"
+done
+
+# ---- 2. callgrind: user-space instructions per GB ---------------------------
+if command -v valgrind >/dev/null && [ "${CALLGRIND:-1}" = 1 ]; then
+	say ""
+	say "## callgrind (user-space instructions only; the kernel's copies are not counted), ${CG_SECS} s runs"
+	say "| process | bytes | Ir | Ir/GB |"
+	say "| --- | --- | --- | --- |"
+	cg() {	# cg NAME CMDLINE-RESULT OUTFILE
+		local ir bytes
+		ir=$(awk '/^(summary|totals):/{print $2; exit}' "$3")
+		bytes=$1
+		echo "$ir $(calc "$ir / ($bytes / 1e9)" 0)"
+	}
+	CG="valgrind --tool=callgrind --callgrind-out-file"
+	l=$(vt_run "$F_FILE800" "$CG_SECS" "d:$CG=$out/cg.vtunerd")
+	set -- $l
+	say "| vtunerd (ts_file) | $1 | $(cg "$1" x "$out/cg.vtunerd" | sed 's/ / | /') |"
+	l=$(vt_run "$F_GEN800" "$CG_SECS" "d:$CG=$out/cg.vtunerd-gen")
+	set -- $l
+	say "| vtunerd (generated) | $1 | $(cg "$1" x "$out/cg.vtunerd-gen" | sed 's/ / | /') |"
+	l=$(vt_run "$F_FILE800" "$CG_SECS" "c:$CG=$out/cg.vtunerc")
+	set -- $l
+	say "| vtunerc | $1 | $(cg "$1" x "$out/cg.vtunerc" | sed 's/ / | /') |"
+	l=$(relay_run 0 "$CG_SECS" "d:$CG=$out/cg.send")
+	set -- $l
+	say "| relay send | $1 | $(cg "$1" x "$out/cg.send" | sed 's/ / | /') |"
+	l=$(relay_run 0 "$CG_SECS" "c:$CG=$out/cg.recv")
+	set -- $l
+	say "| relay recv | $1 | $(cg "$1" x "$out/cg.recv" | sed 's/ / | /') |"
+	for f in vtunerd vtunerd-gen vtunerc; do
+		callgrind_annotate "$out/cg.$f" 2>/dev/null | sed -n '/^Ir/,$p' | head -n 14 >"$out/cg.$f.top" || true
+	done
+fi
+
+# ---- 3. sixteen clients on one vtunerd --------------------------------------
+say ""
+say "## scale: vtunerd --sim-tuners 16, N x vtunerc --sink /dev/null on 'C 346 MHz' (50 Mbit/s), ${SECS} s"
+say "| clients | vtunerd VmRSS kB | VmHWM kB | vtunerd CPU % | vtunerd CPU s/GB | clients' CPU s/GB | total Mbit/s |"
+say "| --- | --- | --- | --- | --- | --- | --- |"
+# a client uses two connections; a per-address limit (if this vtunerd has one) off
+peraddr=()
+"$VTUNERD" --help 2>&1 | grep -q -- --max-per-addr && peraddr=(--max-per-addr 0)
+for n in 0 1 16; do
+	"$VTUNERD" -f --sim --sim-tuners 16 ${peraddr[@]+"${peraddr[@]}"} --no-announce -l "127.0.0.1:$PORT" >"$out/scale-vtunerd.log" 2>&1 &
+	d=$!
+	pids+=("$d")
+	wait_listen "$PORT"
+	cl=()
+	for i in $(seq 0 $((n - 1))); do
+		"$VTUNERC" -f -s "127.0.0.1:$PORT" -t "$i" --sink /dev/null \
+			--tune "DELIVERY_SYSTEM=DVBC,FREQUENCY=346000000,SYMBOL_RATE=6900000" \
+			--pids all >"$out/scale-vtunerc$i.log" 2>&1 &
+		cl+=($!)
+		pids+=($!)
+	done
+	sleep 1
+	d0=$(cpu "$d")
+	t0=$(date +%s.%N)
+	sleep "$SECS"
+	d1=$(cpu "$d")
+	t1=$(date +%s.%N)
+	rss=$(rss_kb "$d")
+	hwm=$(hwm_kb "$d")
+	ccpu=0
+	for c in ${cl[@]+"${cl[@]}"}; do ccpu=$(calc "$ccpu + $(cpu "$c")"); stop "$c"; done
+	stop "$d"
+	bytes=0
+	rate=0	# bytes/s, the sum of the clients' rates
+	for i in $(seq 0 $((n - 1))); do
+		set -- $(grep -o '[0-9]* bytes of TS in [0-9.]* s' "$out/scale-vtunerc$i.log" | tail -n 1)
+		bytes=$((bytes + $1))
+		rate=$(calc "$rate + $1 / $6" 0)
+	done
+	if [ "$n" = 0 ]; then
+		say "| 0 | $rss | $hwm | $(calc "($d1 - $d0) / ($t1 - $t0) * 100" 1) | - | - | - |"
+	else
+		# vtunerd's CPU over the window, scaled to the clients' whole-run bytes/time
+		say "| $n | $rss | $hwm | $(calc "($d1 - $d0) / ($t1 - $t0) * 100" 1) | $(calc "($d1 - $d0) / ($t1 - $t0) / ($rate / 1e9)" 2) | $(calc "$ccpu / ($bytes / 1e9)" 2) | $(calc "$rate * 8 / 1e6" 1) |"
+	fi
+done
+
+# ---- 4. control round trips while TS flows ----------------------------------
+say ""
+say "## control round trips (vtunerd-probe --ping-ms 20, 5 s), idle vs. full TS"
+"$VTUNERD" -f --sim --sim-tuners 1 --sim-config "$out/bench.conf" --no-announce \
+	-l "127.0.0.1:$PORT" >"$out/ping-vtunerd.log" 2>&1 &
+d=$!
+pids+=("$d")
+wait_listen "$PORT"
+for k in "none 474000000" "all 474000000" "all 498000000"; do
+	set -- $k
+	"$PROBE" -s "127.0.0.1:$PORT" --tune "DELIVERY_SYSTEM=DVBC FREQUENCY=$2 SYMBOL_RATE=6900000" \
+		$([ "$1" = all ] && echo --pids all) --seconds 5 --ping-ms 20 >"$out/ping-$1-$2.log" 2>&1 || true
+	say "pids=$1 freq=$2: $(grep -i 'ping\|rtt\|round' "$out/ping-$1-$2.log" | tail -n 2 | tr '\n' ' ')"
+done
+stop "$d"
+say ""
+say "raw logs and callgrind profiles: $out"

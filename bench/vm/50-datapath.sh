@@ -1,0 +1,104 @@
+#!/bin/bash
+# Data path end to end in the VM, against a local writer, for 1, 4 and 16
+# adapters at once (vtunerc.ko adapters=16):
+#   local: vt-testtuner --ts FILE --rate R writes into /dev/vtunercN
+#   net:   vtunerd --sim (ts_file = the same FILE at R) in netns srv -> veth
+#          -> vtunerc in netns cli -> /dev/vtunercN
+# and in both cases bench/dvr-reader tunes adapter N (DVB-C) and reads all
+# PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
+# R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
+# BENCH_SECS override the defaults.  Results: results.txt.
+set -uo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+trap netns_cleanup EXIT
+BT=$VT_BUILD/bench
+[ -x "$BT/dvr-reader" ] || skip "bench tools not built (make bench-tools)"
+RATES=${BENCH_RATES:-10000000 40000000 80000000}
+COUNTS=${BENCH_COUNTS:-1 4 16}
+SECS=${BENCH_SECS:-4}
+FILE_SECS=$((SECS + 4))
+res=$VT_RESULTS/results.txt
+: >"$res"
+say() { echo "$*" | tee -a "$res"; }
+
+vt_load adapters=16
+adapter_of() { awk '/^adapter/{print $NF; exit}' "/proc/vtunerc$1"; }
+grep -m3 . /proc/vtunerc0
+
+# one TS file per rate, and a ts_file transponder for each (DVB-C)
+conf=/tmp/bench-net.conf
+: >"$conf"
+f=306000000
+declare -A FREQ
+for r in $RATES; do
+	cat >/tmp/gen.conf <<C
+[transponder G]
+delsys = DVBC
+frequency = 474000000
+symbol_rate = 6900000
+modulation = QAM256
+bitrate = $r
+[service S]
+id = 1
+type = tv
+pmt_pid = 0x100
+video_pid = 0x101
+audio_pid = 0x102
+video_bitrate = $((r / 2))
+C
+	"$VT_BUILD/server/sim/vts-gen" -c /tmp/gen.conf -s "$FILE_SECS" -o "/tmp/ts$r.ts" G ||
+		fail "vts-gen $r"
+	FREQ[$r]=$f
+	printf '[transponder R%s]\ndelsys = DVBC\nfrequency = %s\nsymbol_rate = 6900000\nmodulation = QAM256\nts_id = %s\nts_file = /tmp/ts%s.ts\n\n' \
+		"$r" "$f" "$((f / 1000000))" "$r" >>"$conf"
+	f=$((f + 8000000))
+done
+
+# read_all K R: K dvr-readers on the first K adapters; prints a summary
+read_all() {
+	local k=$1 r=$2 i
+	for i in $(seq 0 $((k - 1))); do
+		"$BT/dvr-reader" -a "$(adapter_of "$i")" -c "${FREQ[$r]}" -s "$SECS" \
+			>"read$i.out" 2>&1 &
+	done
+	wait
+	cat read*.out | awk -v r="$r" -v k="$k" '
+		/^adapter=/ { n++; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			sum += v["mbps"]; if (min == "" || v["mbps"] < min) min = v["mbps"]
+			cc += v["cc_errors"]; ov += v["overflows"] }
+		END { ok = (n == k && min >= r / 1e6 * 0.97 && cc == 0 && ov == 0)
+			printf "readers=%d min_mbps=%.1f sum_mbps=%.1f cc_errors=%d overflows=%d %s\n",
+				n, min, sum, cc, ov, ok ? "ok" : "LOSS" }'
+	rm -f read*.out
+}
+
+say "# data path in the VM ($(nproc) vCPU, TCG), $SECS s per case; kernel $(uname -r)"
+say "| path | adapters | Mbit/s each | result |"
+say "| --- | --- | --- | --- |"
+for k in $COUNTS; do
+	for r in $RATES; do
+		for i in $(seq 0 $((k - 1))); do
+			tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/ts$r.ts" --rate "$r"
+		done
+		say "| local | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+		for i in $(seq 0 $((k - 1))); do tuner_stop "lw$i"; done
+	done
+done
+
+netns_setup
+vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
+	--no-announce -l 10.99.0.1:5911
+maxk=0
+for k in $COUNTS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
+for i in $(seq 0 $((maxk - 1))); do
+	vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
+done
+for k in $COUNTS; do
+	for r in $RATES; do
+		say "| net | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+	done
+done
+grep -h 'dropped\|too slow' srv.log | tail -n 3 || true
+for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
+daemon_stop srv
+exit 0

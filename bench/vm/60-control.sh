@@ -1,0 +1,77 @@
+#!/bin/bash
+# Control path in the VM: FE_READ_STATUS and FE_GET_PROPERTY(DTV_STAT_*)
+# latency, tune-to-lock and tune-to-first-TS-byte, on vidtv directly and on
+# the virtual adapter whose server serves that vidtv (vtunerd --adapter 0,
+# netns srv -> veth -> vtunerc in netns cli) with netem delay 0, 20 and
+# 100 ms on veth-c; then control round trips (vtunerd-probe --ping-ms 20)
+# while a full sim transponder flows.  Direct vidtv is measured before and
+# after (vtunerd holds its frontend in between).  Results: results.txt.
+set -uo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+trap netns_cleanup EXIT
+BT=$VT_BUILD/bench
+[ -x "$BT/fe-latency" ] || skip "bench tools not built (make bench-tools)"
+N=${BENCH_N:-1000}
+Z=${BENCH_ZAPS:-10}
+DELAYS=${BENCH_DELAYS:-0 20 100}
+ON=474000000
+OFF=530000000
+res=$VT_RESULTS/results.txt
+: >"$res"
+say() { echo "$*" | tee -a "$res"; }
+measure() {	# measure LABEL ADAPTER
+	local l
+	for m in status stats; do
+		l=$("$BT/fe-latency" -a "$2" -n "$N" "$m" 2>&1)
+		say "$1 $l"
+	done
+	l=$("$BT/fe-latency" -a "$2" -n "$Z" zap "$ON" "$OFF" 2>&1)
+	echo "$l" | while read -r x; do say "$1 $x"; done
+}
+
+say "# control path in the VM ($(nproc) vCPU, TCG), kernel $(uname -r); ms"
+vidtv_load
+wait_for /dev/dvb/adapter0/frontend0 10 || fail "vidtv adapter missing"
+measure "vidtv-direct-before" 0
+
+vt_load
+wait_for /dev/dvb/adapter1/frontend0 10 || fail "virtual adapter missing"
+netns_setup
+vtunerd_start srv --adapter 0 --no-announce -l 10.99.0.1:5911
+vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+for d in $DELAYS; do
+	if [ "$d" = 0 ]; then
+		ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true
+	else
+		ip netns exec cli tc qdisc replace dev veth-c root netem delay "${d}ms" ||
+			fail "netem"
+	fi
+	rtt=$(ip netns exec cli ping -c 3 -q 10.99.0.1 | awk -F/ '/rtt/{print $5}')
+	say "# netem delay ${d} ms, ping rtt avg ${rtt} ms"
+	measure "vtuner-delay$d" 1
+done
+ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true
+daemon_stop cli
+daemon_stop srv
+measure "vidtv-direct-after" 0
+
+# control round trips while a full transponder flows (40 Mbit/s DVB-S2)
+ip netns exec srv "$VTUNERD" -f --sim --sim-tuners 1 --no-announce \
+	-l 10.99.0.1:5912 >sim.log 2>&1 &
+sleep 1
+for d in $DELAYS; do
+	if [ "$d" = 0 ]; then
+		ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true
+	else
+		ip netns exec cli tc qdisc replace dev veth-c root netem delay "${d}ms"
+	fi
+	for p in none all; do
+		l=$(ip netns exec cli "$VT_BUILD/server/vtunerd-probe" -s 10.99.0.1:5912 \
+			--voltage 18 --tone off \
+			--tune 'DELIVERY_SYSTEM=DVBS2 FREQUENCY=1612000 SYMBOL_RATE=22000000' \
+			$([ $p = all ] && echo --pids all) --seconds 5 --ping-ms 20 2>&1 |
+			grep -i 'round trips' | tail -n 1)
+		say "probe delay$d pids=$p $l"
+	done
+done
+exit 0
