@@ -36,7 +36,7 @@
 #define BACKOFF_MAX		(5 * SEC)
 #define HANDSHAKE_TIMEOUT	(5 * SEC)
 #define KEEPALIVE_PERIOD	(1 * SEC)
-#define DEAD_TIMEOUT		(6 * SEC)	/* nothing received: dead */
+#define DEAD_TIMEOUT		(3 * SEC)	/* nothing received: dead */
 #define SEC_ANSWER_TIMEOUT	(1500 * MS)	/* < the module's 2 s */
 #define REPORT_PERIOD		(10 * SEC)
 #define STABLE_SESSION		(10 * SEC)	/* resets the backoff */

@@ -6,7 +6,7 @@
  *
  *   vt-watch [-a ADAPTER] -d dvbt|dvbc -f FREQ [-b BW_HZ] [-s SRATE]
  *            [-m QAM] [-p PID,PID...|full] -o OUT [-T SECS]
- *            [--pause AT:SECS] [--retune AT:FREQ]
+ *            [--pause AT:SECS] [--retune AT:dvbt|dvbc:FREQ]
  *
  * Log (stdout): "t=REALTIME status=0xSS lock=0|1 bytes=N calls=N
  * max_ms=N overflows=N seg=N" every second; "retuned seq" and "end ..."
@@ -82,7 +82,7 @@ static void *status_thread(void *arg)
 static int tune(const char *delsys, unsigned freq, unsigned bw,
 		unsigned srate, unsigned qam)
 {
-	struct dtv_property p[8];
+	struct dtv_property p[10];
 	struct dtv_properties ps = { .props = p };
 	unsigned n = 0;
 	double t0 = now_s(CLOCK_MONOTONIC);
@@ -102,7 +102,12 @@ static int tune(const char *delsys, unsigned freq, unsigned bw,
 	} else {
 		p[n].cmd = DTV_BANDWIDTH_HZ;
 		p[n++].u.data = bw;
+		/* DTV_CLEAR set the modulation of the previous system */
+		p[n].cmd = DTV_MODULATION;
+		p[n++].u.data = QAM_AUTO;
 	}
+	p[n].cmd = DTV_INVERSION;
+	p[n++].u.data = INVERSION_AUTO;
 	p[n++].cmd = DTV_TUNE;
 	ps.num = n;
 	rc = ioctl(fe_fd, FE_SET_PROPERTY, &ps);
@@ -135,7 +140,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vt-watch [-a N] -d dvbt|dvbc -f FREQ [-b BW] "
 		"[-s SRATE] [-m QAM] [-p PIDS|full] -o OUT [-T SECS] "
-		"[--pause AT:SECS] [--retune AT:FREQ]\n");
+		"[--pause AT:SECS] [--retune AT:dvbt|dvbc:FREQ]\n");
 	exit(2);
 }
 
@@ -151,6 +156,7 @@ int main(int argc, char **argv)
 	unsigned pids[MAX_PIDS], npids = 0, i;
 	double secs = 60, pause_at = -1, pause_len = 0, retune_at = -1;
 	unsigned retune_freq = 0;
+	char retune_sys[8] = "dvbt";
 	int dmx[MAX_PIDS], c, seg = 0;
 	uint64_t bytes = 0, total = 0, overflows = 0;
 	static uint8_t buf[TS * 1024], carry[TS];
@@ -177,7 +183,8 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'R':
-			if (sscanf(optarg, "%lf:%u", &retune_at, &retune_freq) != 2)
+			if (sscanf(optarg, "%lf:%7[a-z2]:%u", &retune_at,
+				   retune_sys, &retune_freq) != 3)
 				usage();
 			break;
 		default: usage();
@@ -249,8 +256,7 @@ int main(int argc, char **argv)
 			next_log += 1;
 		}
 		if (rotate) {
-			rotate = 0;
-			ncarry = 0;	/* a partial packet starts no segment */
+			rotate = 0;	/* a carried partial packet goes on */
 			fclose(f);
 			f = open_seg(out, ++seg);
 			if (!f)
@@ -259,7 +265,7 @@ int main(int argc, char **argv)
 		}
 		if (retune_at >= 0 && now - start >= retune_at) {
 			retune_at = -1;
-			tune(delsys, retune_freq, bw, srate, qam);
+			tune(retune_sys, retune_freq, bw, srate, qam);
 			usleep(250000);
 			close(dvr_fd);
 			dvr_fd = open_dvr();

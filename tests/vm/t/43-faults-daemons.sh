@@ -1,0 +1,45 @@
+#!/bin/bash
+# Daemon faults under a running application (see 41-faults-net.sh):
+# vtunerd killed and restarted, then vtunerc killed and restarted (the new
+# vtunerc takes over the application's tune and PIDs from the module).
+set -euo pipefail
+. "$VT_ROOT/tests/vm/lib.sh"
+. "$VT_ROOT/tests/vm/faults.sh"
+trap netns_cleanup EXIT
+
+TIMEOUT_MS=1000
+vt_load timeout_ms=$TIMEOUT_MS
+netns_setup
+vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+watch_start -d dvbt -f 506000000 -p 257,258 -o rec -T 100
+
+flowing 0 30 >/dev/null || { cat watch.log; fail "no TS at the start"; }
+clean start
+
+# (e) vtunerd killed and restarted
+newseg
+t0=$(now)
+kill -9 "$(cat srv.pid)"
+sleep 2
+mv srv.log srv-1.log
+vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+t1=$(now)
+result server-restart yes "$t0" "$t1"
+
+# (f) vtunerc killed and restarted
+newseg
+t0=$(now)
+kill -9 "$(cat cli.pid)"
+sleep 2
+mv cli.log cli-1.log
+vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+t1=$(now)
+result client-restart yes "$t0" "$t1"
+grep -q "taken over" cli.log || fail "the new vtunerc did not take over the tune"
+
+watch_end
+grep -h "reconnected\|lost\|continuity\|taken over" cli-1.log cli.log || true
+cat /proc/vtunerc0
+daemon_stop cli
+daemon_stop srv
