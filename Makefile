@@ -20,6 +20,7 @@ all:
 include kernel/kernel.mk
 -include src/src.mk
 -include tests/tests.mk
+-include install.mk
 
 clean:
 	rm -rf $(B)
