@@ -954,7 +954,8 @@ static void timers(uint64_t now)
 		session_lost("no answer within %.0f s",
 			     HANDSHAKE_TIMEOUT / 1e9);
 	}
-	if (C.st >= S_HELLO && now >= C.next_keepalive) {
+	/* a server with a key takes nothing but AUTH before it: no KEEPALIVE */
+	if (C.st >= (C.o->psk ? S_LIST : S_HELLO) && now >= C.next_keepalive) {
 		if (now - C.cc.last_rx > DEAD_TIMEOUT) {
 			session_lost("nothing received for %.0f s",
 				     DEAD_TIMEOUT / 1e9);
