@@ -197,8 +197,9 @@ daemon_stop() {
 # NS: netns_cleanup ends them.  Skips the test without the daemons.
 mdns_setup() {
 	local ns=$1 ifc=$2 dir=$VT_RESULTS/mdns-$1 i
-	command -v avahi-daemon >/dev/null && command -v dbus-daemon >/dev/null ||
+	if ! command -v avahi-daemon >/dev/null || ! command -v dbus-daemon >/dev/null; then
 		skip "avahi-daemon or dbus-daemon not installed"
+	fi
 	mkdir -p "$dir"
 	rm -f "$dir/ready"
 	cat >"$dir/dbus.conf" <<-'EOF'
@@ -230,6 +231,7 @@ mdns_setup() {
 	publish-workstation=no
 	EOF
 	# ip netns exec, unshare and sh exec one another: $! ends as "sleep"
+	# shellcheck disable=SC2016
 	ip netns exec "$ns" unshare -m --propagation private sh -c '
 		set -e
 		mount -t tmpfs tmpfs /run
@@ -286,10 +288,12 @@ mdns_vtunerc_start() {
 	mdns_exec cli "$VTUNERC" -f -v -d "$dev" "$@" >"$VT_RESULTS/$name.log" 2>&1 &
 	echo $! >"$VT_RESULTS/$name.pid"
 	local proc=/proc/${dev#/dev/}
+	# shellcheck disable=SC2034
 	for i in $(seq 150); do
 		if grep -q "^owner: .* vtunerc" "$proc" && ! grep -q "^name: vTuner (no client)" "$proc"; then
 			return 0
 		fi
+		# the client gave up (no server, no free tuner)
 		kill -0 "$(cat "$VT_RESULTS/$name.pid")" 2>/dev/null || break
 		sleep 0.1
 	done
