@@ -22,7 +22,7 @@ mdns_setup cli veth-c
 # 10.99.0.2: above the default --max-per-addr.
 mdns_vtunerd_start srv --sim --sim-tuners 2 -l 10.99.0.1:5911 \
 	-l 127.0.0.1:5912 --name vt-test-server --max-per-addr 8
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	grep -q "announced as" srv.log && break
 	sleep 0.1
 done
@@ -32,7 +32,7 @@ expect_log srv.log "127.0.0.1:5912 is a loopback address: not announced" \
 	"loopback listener"
 
 # What the client side's avahi-daemon sees, TXT record included.
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	mdns_exec cli timeout 10 avahi-browse -rtp _vtuner._tcp >browse.out || true
 	grep -q '^=' browse.out && break
 done
