@@ -37,6 +37,7 @@ delsys = DVBC
 frequency = 474000000
 symbol_rate = 6900000
 modulation = QAM256
+ts_id = 1
 bitrate = $r
 [service S]
 id = 1

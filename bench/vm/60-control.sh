@@ -46,8 +46,8 @@ for d in $DELAYS; do
 		ip netns exec cli tc qdisc replace dev veth-c root netem delay "${d}ms" ||
 			fail "netem"
 	fi
-	rtt=$(ip netns exec cli ping -c 3 -q 10.99.0.1 | awk -F/ '/rtt/{print $5}')
-	say "# netem delay ${d} ms, ping rtt avg ${rtt} ms"
+	rtt=n/a
+	say "# netem delay ${d} ms"
 	measure "vtuner-delay$d" 1
 done
 ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true
