@@ -21,6 +21,7 @@ include kernel/kernel.mk
 -include src/src.mk
 -include tests/tests.mk
 -include install.mk
+-include bench/bench.mk
 
 clean:
 	rm -rf $(B)
