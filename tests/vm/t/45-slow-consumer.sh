@@ -42,7 +42,7 @@ base_s=$(rss srv) base_c=$(rss cli)
 grep -q "^pause" watch.log && fail "paused before the base line"
 # (1) the application pauses at 6 s for 10 s
 while ! grep -q "^pause" watch.log; do sleep 0.2; done
-read -r ms mc < <(maxrss 10)
+read -r ms mc <<<"$(maxrss 10)"
 while ! grep -q "^resume" watch.log; do sleep 0.2; done
 check_rss pause "$base_s" "$base_c" "$ms" "$mc"
 t1=$(now)
@@ -56,7 +56,7 @@ base_s=$(rss srv) base_c=$(rss cli)
 newseg
 t0=$(now)
 ip netns exec srv tc qdisc add dev veth-s root tbf rate 1mbit burst 32kbit latency 400ms
-read -r ms mc < <(maxrss 6)
+read -r ms mc <<<"$(maxrss 6)"
 ip netns exec srv tc qdisc del dev veth-s root
 t1=$(now)
 check_rss ratelimit "$base_s" "$base_c" "$ms" "$mc"
