@@ -16,14 +16,20 @@ vt_load timeout_ms=$TIMEOUT_MS
 netns_setup
 vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
 vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
-watch_start -d dvbt -f 506000000 -p 257,258 -o rec --pause 6:10 -T 100
+watch_start -d dvbt -f 506000000 -p 257,258 -o rec --pause 6:10 -T 120
 
-rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$(cat "$1.pid")/status" 2>/dev/null || echo 0; }
+rss() {	# rss NAME: VmRSS in kB of the daemon NAME (bash builtins only)
+	local k v u
+	while read -r k v u; do
+		[ "$k" = VmRSS: ] && { echo "$v"; return; }
+	done <"/proc/$(cat "$1.pid")/status"
+	echo 0
+}
 # The daemons are started through "ip netns exec": their pid files name
 # that process, which exec()s the daemon, so /proc/PID is the daemon.
-maxrss() {	# maxrss SECS: sample both every 0.5 s, print "srv cli" maxima
-	local s=0 c=0 i v
-	for i in $(seq $(($1 * 2))); do
+maxrss() {	# maxrss SECS: sample both for SECS s, print "srv cli" maxima
+	local s=0 c=0 v end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do
 		v=$(rss srv); [ "$v" -gt $s ] && s=$v
 		v=$(rss cli); [ "$v" -gt $c ] && c=$v
 		sleep 0.5
