@@ -93,7 +93,7 @@ static void usage(FILE *f)
 "                          repeatable\n"
 "  -m, --max-clients N     at most N clients at once (default 16)\n"
 "      --max-per-addr N    at most N connections from one address\n"
-"                          (default 4; a client uses two; 0: no limit)\n"
+"                          (default 8; a client uses two; 0: no limit)\n"
 "      --psk-file FILE     authenticate clients with the pre-shared key of\n"
 "                          FILE (hex or base64, at least 32 bytes; not\n"
 "                          accessible by others); clients without it are\n"
@@ -244,7 +244,7 @@ static struct {
 	.cfg = {
 		.nlisten = 0,
 		.max_clients = 16,
-		.max_per_addr = 4,
+		.max_per_addr = 8,
 		.timeout_s = 30,
 		.ts_queue = 8u << 20,
 		.name = PROG,
