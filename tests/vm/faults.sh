@@ -15,7 +15,7 @@ watch_start() {
 # watch_end: stop vt-watch; fails if a status call exceeded TIMEOUT_MS.
 watch_end() {
 	local end max
-	kill $watch
+	kill $watch 2>/dev/null || true
 	wait $watch || true
 	end=$(grep "^end " watch.log) || fail "vt-watch did not finish cleanly"
 	echo "$end"

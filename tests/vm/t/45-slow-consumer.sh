@@ -16,7 +16,7 @@ vt_load timeout_ms=$TIMEOUT_MS
 netns_setup
 vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
 vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
-watch_start -d dvbt -f 506000000 -p 257,258 -o rec --pause 6:10 -T 120
+watch_start -d dvbt -f 506000000 -p 257,258 -o rec --pause 6:10 -T 110
 
 rss() {	# rss NAME: VmRSS in kB of the daemon NAME (bash builtins only)
 	local k v u
@@ -69,7 +69,6 @@ check_rss ratelimit "$base_s" "$base_c" "$ms" "$mc"
 result ratelimit no "$t0" "$t1"
 # Drops are reported where they happen (the queue may absorb 6 s).
 grep -h "dropped" srv.log | tail -n 3 || true
-for i in $(seq 24); do grep -q "continuity error" cli.log && break; sleep 0.5; done
 grep -h "continuity" cli.log | tail -n 3 || log "vtunerc saw no continuity errors"
 
 watch_end
