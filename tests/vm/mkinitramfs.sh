@@ -93,7 +93,18 @@ mount -t devpts devpts /host/dev/pts
 mount -t tmpfs tmpfs /host/dev/shm
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
-mkdir /host/tmp/results
+# A repository under one of those tmpfs (run.sh exports it as "repo").
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	vt_repo=*)
+		repo=${arg#vt_repo=}
+		mkdir -p "/host$repo" &&
+			mount -t 9p -o trans=virtio,version=9p2000.L,ro repo "/host$repo" ||
+			abort "cannot mount the repository export at $repo"
+		;;
+	esac
+done
+mkdir -p /host/tmp/results
 mount -t 9p -o trans=virtio,version=9p2000.L results /host/tmp/results ||
 	abort "cannot mount the results export"
 [ -f /host/tmp/results/guest.env ] || abort "results/guest.env missing"

@@ -46,13 +46,30 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installe
 
 mkdir -p "$build"
 build=$(realpath "$build")
-# The guest mounts tmpfs over these host directories.
-for p in "$root" "$build"; do
-	case $p/ in
-	/tmp/* | /run/* | /var/tmp/* | /root/* | /dev/* | /proc/* | /sys/*)
-		die "$p is hidden inside the VM (under a tmpfs mount); move it" ;;
+# The guest mounts tmpfs over /tmp, /run, /var/tmp and /root: a tree in
+# one of them (a CI clone in /tmp, say) is exported on its own and mounted
+# back at the same path.  The build directory must then be inside it.
+masked() {
+	case $1/ in
+	/tmp/* | /run/* | /var/tmp/* | /root/*) return 0 ;;
+	*) return 1 ;;
 	esac
-done
+}
+repo_export=""
+case $root/ in
+/dev/* | /proc/* | /sys/*) die "$root cannot be seen inside the VM; move it" ;;
+esac
+if masked "$root"; then
+	repo_export=$root
+	[[ $root =~ ^[A-Za-z0-9/._+-]+$ ]] ||
+		die "$root: only letters, digits and /._+- in a path under a tmpfs"
+fi
+if masked "$build"; then
+	case $build/ in
+	"$root"/*) ;;
+	*) die "$build is hidden inside the VM (under a tmpfs mount); use a build directory inside $root" ;;
+	esac
+fi
 
 tests=()
 : "${testdir:=$here/t}"
@@ -106,11 +123,15 @@ touch "$results/.vt-results" "$results/status"
 # keeps that coherent at the price of ~25% speed.
 qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel "tcg,thread=single" -nic none
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic slub_debug=FZPU $append"
+	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic slub_debug=FZPU ${repo_export:+vt_repo=$repo_export }$append"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=${results//,/,,},security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
+if [ -n "$repo_export" ]; then
+	qemu+=(-fsdev "local,id=repo,path=$repo_export,security_model=none,readonly=on,multidevs=remap"
+		-device "virtio-9p-pci,fsdev=repo,mount_tag=repo")
+fi
 
 declare -A reported=()
 npass=0 nfail=0 nskip=0 nlines=0 finished=0
