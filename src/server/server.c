@@ -163,7 +163,7 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		return -1;
 	}
 	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_nsec = VTD_STATUS_POLL_MS * 1000000L;
+	its.it_interval.tv_nsec = VTD_STATUS_FAST_MS * 1000000L;
 	its.it_value = its.it_interval;
 	timerfd_settime(fd, 0, &its, NULL);
 	srv->timer.kind = EV_TIMER;
@@ -530,10 +530,17 @@ static void vtd_timer(struct vtd_server *srv)
 
 	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		vt_debug("timerfd read: %s", strerror(errno));
-	for (c = srv->conns; c; c = c->next)
-		if (!c->dead && c->kind == CONN_CONTROL && c->sess &&
-		    c->sess->tuner)
-			vtd_session_poll(srv, c->sess, now);
+	for (c = srv->conns; c; c = c->next) {
+		struct vtd_session *s = c->sess;
+
+		if (c->dead || c->kind != CONN_CONTROL || !s || !s->tuner)
+			continue;
+		if (now - s->tune_ns >= VTD_STATUS_FAST_WINDOW_MS * 1000000ull &&
+		    now - s->last_poll_ns < VTD_STATUS_POLL_MS * 1000000ull)
+			continue;
+		s->last_poll_ns = now;
+		vtd_session_poll(srv, s, now);
+	}
 	if (now - srv->last_house_ns >= 1000000000ull) {
 		srv->last_house_ns = now;
 		vtd_housekeeping(srv, now);

@@ -24,6 +24,13 @@
 #define VTD_CTRL_QUEUE		(1024 * 1024)	/* control output queue */
 #define VTD_SMALL_QUEUE		(64 * 1024)	/* before HELLO / ATTACH */
 #define VTD_STATUS_POLL_MS	100		/* frontend status poll */
+/*
+ * For a while after a tune the frontend is polled every VTD_STATUS_FAST_MS,
+ * so that a lock reaches the client within a few ms rather than half a
+ * poll period later (it dominates the zap time otherwise).
+ */
+#define VTD_STATUS_FAST_MS	5
+#define VTD_STATUS_FAST_WINDOW_MS	3000
 #define VTD_STATUS_PUSH_MS	1000		/* STATUS at least this often */
 #define VTD_KEEPALIVE_S		10		/* KEEPALIVE after idle */
 
@@ -69,6 +76,8 @@ struct vtd_session {
 	uint32_t last_status;
 	bool status_sent;
 	uint64_t last_push_ns;
+	uint64_t tune_ns;		/* last TUNE */
+	uint64_t last_poll_ns;		/* last status poll */
 	uint16_t *pids;			/* sorted, unique */
 	size_t npids;
 	/* TS counters */

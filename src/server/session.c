@@ -568,6 +568,7 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	err = t->ops->tune(t, tu->props, tu->num);
 	/* The old tune is gone either way (dvb: DTV_CLEAR). */
 	s->seq = tu->seq;
+	s->tune_ns = vtd_now_ns();
 	if (t->ops->flush_ts)
 		t->ops->flush_ts(t);
 	if (s->data)
