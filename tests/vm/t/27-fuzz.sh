@@ -3,11 +3,16 @@
 # with frontend and demux calls and a client that answers late or never:
 # at least 100 000 operations with no kernel splat (the harness fails the
 # test on any WARNING, BUG, Oops or KASAN report in dmesg, and the kernel
-# runs with slub_debug).
+# runs with slub_debug), while rmmod is attempted every 50 ms.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 
 vt_load adapters=2 timeout_ms=20
+# Unload attempts race with the fuzzing; with a frontend held open here,
+# every one must be refused.
+exec 3</dev/dvb/adapter0/frontend0
+( while :; do rmmod vtunerc 2>/dev/null && echo unloaded >rmmod.out; sleep 0.05; done ) &
+racer=$!
 total=0
 for seed in 1 2; do
 	out=$(timeout 280 "$VT_TOOLS/vt-fuzz" --seed $seed --iterations 20000 \
@@ -19,6 +24,11 @@ for seed in 1 2; do
 	[ -n "$n" ] || fail "no operation count from vt-fuzz"
 	total=$((total + n))
 done
+kill $racer
+wait $racer 2>/dev/null || true
+[ ! -e rmmod.out ] || fail "vtunerc was unloaded while in use"
+grep -q "^vtunerc " /proc/modules || fail "vtunerc is gone"
+exec 3<&-
 log "$total operations"
 [ $total -ge 100000 ] || fail "only $total operations"
 # The module still works after the fuzzing.
