@@ -57,7 +57,7 @@ static void usage(FILE *f)
 "      --pids LIST           with --sink: PIDs to receive, e.g. 0,17,256\n"
 "                            or all\n"
 "  -c, --config FILE         read options from FILE first (vtuner.conf(5)):\n"
-"                            \"server = host:3489\" is --server host:3489\n"
+"                            \"server = host:5911\" is --server host:5911\n"
 "      --check               check the options (and FILE) and exit\n"
 "      --status-file FILE    write the state there every second (default\n"
 "                            /run/vtunerc/DEVICE.status if /run/vtunerc\n"

@@ -3,7 +3,7 @@
  * config.h - the configuration files of the vtuner daemons (vtuner.conf(5)).
  *
  * One setting a line, "key = value", where every key is the long name of a
- * command-line option of the daemon ("listen = *:3489" is --listen *:3489).
+ * command-line option of the daemon ("listen = *:5911" is --listen *:5911).
  * Blank lines and lines whose first non-blank character is '#' are ignored.
  * Blanks around key and value are dropped; a value may be written in double
  * quotes to keep blanks or to be empty (\" and \\ inside quotes).  An

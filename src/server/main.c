@@ -115,7 +115,7 @@ static void usage(FILE *f)
 "      --daemon            detach from the terminal (implies syslog)\n"
 "  -v, --verbose           more messages; repeat for debug output\n"
 "  -c, --config FILE       read options from FILE first (vtuner.conf(5)):\n"
-"                          \"listen = *:3489\" is --listen *:3489\n"
+"                          \"listen = *:5911\" is --listen *:5911\n"
 "  -n, --check             check the options (and FILE) and exit\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
