@@ -44,4 +44,4 @@ $(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB)
 	$(CC) $(CFLAGS) $^ $(SIM_TLIBS) -o $@
 
 check-sim: $(SIM_TESTS) $(SIM_GEN)
-	@SIM_GEN=$(SIM_GEN) sh tests/unit/sim/run.sh $(SIM_TESTS)
+	@SIM_GEN=$(SIM_GEN) sh tests/unit/run-tests.sh $(SIM_TESTS)
