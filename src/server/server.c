@@ -163,7 +163,7 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		return -1;
 	}
 	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_nsec = VTD_STATUS_FAST_MS * 1000000L;
+	its.it_interval.tv_nsec = VTD_STATUS_POLL_MS * 1000000L;
 	its.it_value = its.it_interval;
 	timerfd_settime(fd, 0, &its, NULL);
 	srv->timer.kind = EV_TIMER;
@@ -523,24 +523,52 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 	}
 }
 
+/* The timer ticks every VTD_STATUS_FAST_MS or VTD_STATUS_POLL_MS. */
+static void vtd_timer_arm(struct vtd_server *srv, bool fast)
+{
+	struct itimerspec its;
+
+	if (fast == srv->timer_fast)
+		return;
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_nsec = (fast ? VTD_STATUS_FAST_MS :
+				   VTD_STATUS_POLL_MS) * 1000000L;
+	its.it_value = its.it_interval;
+	if (timerfd_settime(srv->timer.fd, 0, &its, NULL) < 0)
+		vt_debug("timerfd_settime: %s", strerror(errno));
+	srv->timer_fast = fast;
+}
+
+void vtd_server_status_fast(struct vtd_server *srv)
+{
+	vtd_timer_arm(srv, true);
+}
+
 static void vtd_timer(struct vtd_server *srv)
 {
 	uint64_t exp, now = vtd_now_ns();
 	struct vtd_conn *c;
+	bool fast = false;
 
 	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		vt_debug("timerfd read: %s", strerror(errno));
 	for (c = srv->conns; c; c = c->next) {
 		struct vtd_session *s = c->sess;
+		bool in_window;
 
 		if (c->dead || c->kind != CONN_CONTROL || !s || !s->tuner)
 			continue;
-		if (now - s->tune_ns >= VTD_STATUS_FAST_WINDOW_MS * 1000000ull &&
-		    now - s->last_poll_ns < VTD_STATUS_POLL_MS * 1000000ull)
+		in_window = now - s->tune_ns <
+			    VTD_STATUS_FAST_WINDOW_MS * 1000000ull;
+		fast |= in_window;
+		if (!in_window &&
+		    now - s->last_poll_ns < (VTD_STATUS_POLL_MS - 1) * 1000000ull)
 			continue;
 		s->last_poll_ns = now;
 		vtd_session_poll(srv, s, now);
 	}
+	/* idle (no tune in the last 3 s): 10 wake-ups a second, not 200 */
+	vtd_timer_arm(srv, fast);
 	if (now - srv->last_house_ns >= 1000000000ull) {
 		srv->last_house_ns = now;
 		vtd_housekeeping(srv, now);

@@ -78,6 +78,7 @@ struct vtd_session {
 	uint64_t last_push_ns;
 	uint64_t tune_ns;		/* last TUNE */
 	uint64_t last_poll_ns;		/* last status poll */
+	size_t frame_pkts;		/* TS packets per frame, ramps up */
 	uint16_t *pids;			/* sorted, unique */
 	size_t npids;
 	/* TS counters */
@@ -122,6 +123,7 @@ struct vtd_server {
 	struct vtd_ev listen[VTD_MAX_LISTEN];
 	unsigned int nlisten;
 	struct vtd_ev timer;		/* status poll and housekeeping */
+	bool timer_fast;		/* armed at VTD_STATUS_FAST_MS */
 	struct vtd_ev sig;		/* signalfd */
 	struct vtd_conn *conns;
 	unsigned int nconns, nsessions, next_id;
@@ -174,6 +176,8 @@ void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 void vtd_session_release(struct vtd_session *s);
 /* The tuner's fd is readable: move TS to the data connection. */
 void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s);
+/* A tune: poll status every VTD_STATUS_FAST_MS for a while. */
+void vtd_server_status_fast(struct vtd_server *srv);
 /* Periodic: status poll and push (every VTD_STATUS_POLL_MS). */
 void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
 		      uint64_t now);

@@ -19,6 +19,15 @@
 /* TS read from the tuner per TS_DATA frame and reads per wake-up */
 #define VTD_TS_CHUNK_PKTS	1024
 #define VTD_TS_READS		8
+/*
+ * After a tune the frames start small and double up to VTD_TS_CHUNK_PKTS:
+ * the client can use a frame only once all of it has arrived, and the
+ * data connection, idle since the old tune, is back in TCP slow start
+ * (ten segments per round trip), so a first frame of 192 KiB would take
+ * four round trips to show its first packet.  64 packets fit in the
+ * initial window.
+ */
+#define VTD_TS_FIRST_PKTS	64
 #define VTD_DROP_LOG_NS		10000000000ull
 
 static bool vtd_is_request(uint16_t type)
@@ -240,8 +249,10 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	for (i = 0; i < VTD_TS_READS; i++) {
 		size_t pkts;
 
+		if (s->frame_pkts < VTD_TS_FIRST_PKTS)
+			s->frame_pkts = VTD_TS_FIRST_PKTS;
 		n = t->ops->read_ts(t, buf + VTP_TS_HDR_LEN,
-				    VTD_TS_CHUNK_PKTS * VTP_TS_PACKET);
+				    s->frame_pkts * VTP_TS_PACKET);
 		if (n == -EAGAIN)
 			break;
 		if (n < 0) {
@@ -254,6 +265,8 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 		}
 		pkts = (size_t)n / VTP_TS_PACKET;
 		s->ts_packets += pkts;
+		if (pkts == s->frame_pkts && s->frame_pkts < VTD_TS_CHUNK_PKTS)
+			s->frame_pkts *= 2;
 		if (!d || d->dead) {
 			s->unattached_packets += pkts;
 			continue;
@@ -290,6 +303,7 @@ static void vtd_push_status(struct vtd_session *s, uint64_t now)
 	struct vtd_tuner *t = s->tuner;
 	uint8_t buf[VTP_HDR_LEN + 344];
 	struct vtp_status st;
+	bool changed;
 	int err;
 
 	memset(&st, 0, sizeof(st));
@@ -297,15 +311,17 @@ static void vtd_push_status(struct vtd_session *s, uint64_t now)
 	if (err < 0)
 		memset(&st, 0, sizeof(st));
 	st.seq = s->seq;
-	if (!s->status_sent ||
-	    (st.status & FE_HAS_LOCK) != (s->last_status & FE_HAS_LOCK))
-		vt_info("#%u: tuner %u: seq %u: status 0x%02x%s", s->ctl->id,
-			t->info.index, s->seq, st.status,
-			st.status & FE_HAS_LOCK ? " (lock)" : "");
+	changed = !s->status_sent ||
+		  (st.status & FE_HAS_LOCK) != (s->last_status & FE_HAS_LOCK);
 	s->last_status = st.status;
 	s->status_sent = true;
 	s->last_push_ns = now;
+	/* sent before it is logged: a log write is not on the zap path */
 	vtd_send(s->ctl, buf, vtp_encode_status(buf, sizeof(buf), &st));
+	if (changed)
+		vt_info("#%u: tuner %u: seq %u: status 0x%02x%s", s->ctl->id,
+			t->info.index, s->seq, st.status,
+			st.status & FE_HAS_LOCK ? " (lock)" : "");
 }
 
 void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
@@ -569,13 +585,11 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	/* The old tune is gone either way (dvb: DTV_CLEAR). */
 	s->seq = tu->seq;
 	s->tune_ns = vtd_now_ns();
+	s->frame_pkts = VTD_TS_FIRST_PKTS;
 	if (t->ops->flush_ts)
 		t->ops->flush_ts(t);
 	if (s->data)
 		dropped = vtd_data_discard(s->data);
-	vt_debug("#%u: tune seq %u: %u properties: %s; %zu queued TS frames "
-		 "discarded", c->id, tu->seq, tu->num,
-		 err ? strerror(-err) : "ok", dropped);
 	if (err)
 		vtd_send_error(c, m->hdr.reqid, -err, "tune: %s",
 			       strerror(-err));
@@ -583,6 +597,10 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 		vtd_send_ok(c, m->hdr.reqid);
 	if (!c->dead)
 		vtd_push_status(s, vtd_now_ns());
+	vtd_server_status_fast(c->srv);
+	vt_debug("#%u: tune seq %u: %u properties: %s; %zu queued TS frames "
+		 "discarded", c->id, tu->seq, tu->num,
+		 err ? strerror(-err) : "ok", dropped);
 }
 
 static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
