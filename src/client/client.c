@@ -185,15 +185,18 @@ static void kernel_answer(const char *late)
 static void push_status(const struct vtp_status *s, uint32_t seq)
 {
 	bool lock = s->status & FE_HAS_LOCK;
+	bool changed = !C.status_known ||
+		       lock != !!(C.last_status & FE_HAS_LOCK);
 
-	if (!C.status_known || lock != !!(C.last_status & FE_HAS_LOCK))
-		vt_info("tune %u: %s (status 0x%02x)", seq,
-			lock ? "locked" : "no lock", s->status);
 	C.last_status = s->status;
 	C.status_known = true;
 	C.last_fe = *s;
+	/* the module first: a log write is not on the zap path */
 	if (C.ctrl.fd >= 0)
 		ctrl_set_status(&C.ctrl, s, seq);
+	if (changed)
+		vt_info("tune %u: %s (status 0x%02x)", seq,
+			lock ? "locked" : "no lock", s->status);
 }
 
 static void push_no_signal(void)
@@ -229,18 +232,20 @@ static void send_tune(void)
 {
 	char desc[96];
 
+	if (sent(net_tune(&C.cc, &C.tune), VTP_TUNE) < 0)
+		return;
 	props_describe(&C.tune, desc, sizeof(desc));
 	vt_debug("TUNE seq %u: %s (%u properties)", C.tune.seq, desc,
 		 C.tune.num);
-	sent(net_tune(&C.cc, &C.tune), VTP_TUNE);
 }
 
 static void send_pids(void)
 {
+	if (sent(net_set_pids(&C.cc, C.pids), VTP_SET_PIDS) < 0)
+		return;
 	vt_debug("SET_PIDS: %u PIDs%s", C.pids->num,
 		 C.pids->num == 1 && C.pids->pid[0] == VTP_PID_FULL_TS ?
 		 " (full TS)" : "");
-	sent(net_set_pids(&C.cc, C.pids), VTP_SET_PIDS);
 }
 
 /*
@@ -796,28 +801,42 @@ static void kernel_sec(const struct vtuner_message *m, struct sec_op *op)
 		C.kreqid = id;
 }
 
+/*
+ * A tune: answered at once (the module's frontend thread waits), sent to
+ * the server, and only then logged: no log write on the zap path.
+ */
+static void kernel_tune(const struct vtuner_message *m)
+{
+	bool tuned = ctrl_get_tune(&C.ctrl, &C.tune) == 0;
+	char desc[96];
+
+	if (tuned) {
+		C.have_tune = true;
+		C.cur_seq = C.tune.seq;
+		C.tuned_since_sec = true;
+		C.status_known = false;
+		tscc_reset(&C.tscc);
+	}
+	ctrl_respond(&C.ctrl, m);
+	if (C.have_tune && live())
+		send_tune();
+	vt_debug("module: %s", ctrl_msg_name(m->type));
+	if (tuned) {
+		props_describe(&C.tune, desc, sizeof(desc));
+		vt_info("tune %u: %s", C.tune.seq, desc);
+	}
+}
+
 static void kernel_message(const struct vtuner_message *m)
 {
 	struct sec_op op = { 0 };
-	char desc[96];
 
+	if (m->type == MSG_SET_FRONTEND) {
+		kernel_tune(m);
+		return;
+	}
 	vt_debug("module: %s", ctrl_msg_name(m->type));
 	switch (m->type) {
-	case MSG_SET_FRONTEND:
-		/* answered at once: the module's frontend thread waits */
-		if (ctrl_get_tune(&C.ctrl, &C.tune) == 0) {
-			C.have_tune = true;
-			C.cur_seq = C.tune.seq;
-			C.tuned_since_sec = true;
-			C.status_known = false;
-			tscc_reset(&C.tscc);
-			props_describe(&C.tune, desc, sizeof(desc));
-			vt_info("tune %u: %s", C.tune.seq, desc);
-		}
-		ctrl_respond(&C.ctrl, m);
-		if (C.have_tune && live())
-			send_tune();
-		return;
 	case MSG_SET_TONE:
 		op.type = VTP_SET_TONE;
 		op.value = m->body.tone;
