@@ -12,6 +12,8 @@
  *
  * Output, one line per quantity:
  *   NAME n=COUNT p50=MS p99=MS min=MS max=MS   (milliseconds)
+ * -v: zap also prints each tune on stderr with its wall-clock start
+ * (HH:MM:SS.mmm, the daemons' log format) to line up with their logs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,21 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int verbose;
+
+static void trace_tune(int i, const struct timespec *start, double tl,
+		       double tf)
+{
+	struct tm tm;
+
+	if (!verbose)
+		return;
+	localtime_r(&start->tv_sec, &tm);
+	fprintf(stderr, "zap %d: tune at %02d:%02d:%02d.%03ld lock %.1f ms first TS %.1f ms\n",
+		i, tm.tm_hour, tm.tm_min, tm.tm_sec, start->tv_nsec / 1000000,
+		tl, tf);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -99,6 +116,7 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 	ioctl(dmx, DMX_STOP);
 	for (i = 0; i < count; i++) {
 		double t0, t, tl = -1, tf = -1, limit;
+		struct timespec start;
 
 		/* off: no lock, no filter, empty dvr */
 		ioctl(dmx, DMX_STOP);
@@ -111,6 +129,7 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 		usleep(50000);
 		while (read(dvr, buf, sizeof(buf)) > 0)
 			;
+		clock_gettime(CLOCK_REALTIME, &start);
 		t0 = now_ms();
 		if (tune(fe, freq) < 0)
 			return perror("FE_SET_PROPERTY"), 1;
@@ -128,6 +147,7 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 			else if (tf >= 0)
 				usleep(500);
 		}
+		trace_tune(i, &start, tl, tf);
 		if (tl >= 0)
 			lock[nl++] = tl;
 		if (tf >= 0)
@@ -146,16 +166,18 @@ int main(int argc, char **argv)
 	char path[64];
 	double *v;
 
-	while ((opt = getopt(argc, argv, "a:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:n:v")) != -1) {
 		if (opt == 'a')
 			adapter = atoi(optarg);
 		else if (opt == 'n')
 			count = atoi(optarg);
+		else if (opt == 'v')
+			verbose = 1;
 		else
 			return 2;
 	}
 	if (optind >= argc || count < 1)
-		return fprintf(stderr, "usage: fe-latency -a N [-n COUNT] status|stats|zap FREQ OFFFREQ\n"), 2;
+		return fprintf(stderr, "usage: fe-latency [-v] -a N [-n COUNT] status|stats|zap FREQ OFFFREQ\n"), 2;
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/frontend0", adapter);
 	fe = open(path, strcmp(argv[optind], "zap") ? O_RDONLY | O_NONBLOCK : O_RDWR);
 	if (fe < 0)
