@@ -802,8 +802,8 @@ static void kernel_sec(const struct vtuner_message *m, struct sec_op *op)
 }
 
 /*
- * A tune: answered at once (the module's frontend thread waits), sent to
- * the server, and only then logged: no log write on the zap path.
+ * A tune: sent to the server, answered at once (the module's frontend
+ * thread waits), and only then logged: no log write on the zap path.
  */
 static void kernel_tune(const struct vtuner_message *m)
 {
@@ -817,9 +817,9 @@ static void kernel_tune(const struct vtuner_message *m)
 		C.status_known = false;
 		tscc_reset(&C.tscc);
 	}
-	ctrl_respond(&C.ctrl, m);
 	if (C.have_tune && live())
 		send_tune();
+	ctrl_respond(&C.ctrl, m);
 	vt_debug("module: %s", ctrl_msg_name(m->type));
 	if (tuned) {
 		props_describe(&C.tune, desc, sizeof(desc));

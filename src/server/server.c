@@ -166,6 +166,7 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 	its.it_interval.tv_nsec = VTD_STATUS_POLL_MS * 1000000L;
 	its.it_value = its.it_interval;
 	timerfd_settime(fd, 0, &its, NULL);
+	srv->timer_ms = VTD_STATUS_POLL_MS;
 	srv->timer.kind = EV_TIMER;
 	if (vtd_server_watch(srv, &srv->timer, fd, true) < 0) {
 		vt_err("epoll_ctl: %s", strerror(errno));
@@ -523,52 +524,55 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 	}
 }
 
-/* The timer ticks every VTD_STATUS_FAST_MS or VTD_STATUS_POLL_MS. */
-static void vtd_timer_arm(struct vtd_server *srv, bool fast)
+/* The timer ticks every VTD_STATUS_FIRST_MS, _FAST_MS or _POLL_MS. */
+static void vtd_timer_arm(struct vtd_server *srv, unsigned int ms)
 {
 	struct itimerspec its;
 
-	if (fast == srv->timer_fast)
+	if (ms == srv->timer_ms)
 		return;
 	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_nsec = (fast ? VTD_STATUS_FAST_MS :
-				   VTD_STATUS_POLL_MS) * 1000000L;
+	its.it_interval.tv_nsec = ms * 1000000L;
 	its.it_value = its.it_interval;
 	if (timerfd_settime(srv->timer.fd, 0, &its, NULL) < 0)
 		vt_debug("timerfd_settime: %s", strerror(errno));
-	srv->timer_fast = fast;
+	srv->timer_ms = ms;
 }
 
 void vtd_server_status_fast(struct vtd_server *srv)
 {
-	vtd_timer_arm(srv, true);
+	vtd_timer_arm(srv, VTD_STATUS_FIRST_MS);
 }
 
 static void vtd_timer(struct vtd_server *srv)
 {
 	uint64_t exp, now = vtd_now_ns();
+	unsigned int period = VTD_STATUS_POLL_MS;
 	struct vtd_conn *c;
-	bool fast = false;
 
 	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		vt_debug("timerfd read: %s", strerror(errno));
 	for (c = srv->conns; c; c = c->next) {
 		struct vtd_session *s = c->sess;
-		bool in_window;
+		uint64_t since;
 
 		if (c->dead || c->kind != CONN_CONTROL || !s || !s->tuner)
 			continue;
-		in_window = now - s->tune_ns <
-			    VTD_STATUS_FAST_WINDOW_MS * 1000000ull;
-		fast |= in_window;
-		if (!in_window &&
-		    now - s->last_poll_ns < (VTD_STATUS_POLL_MS - 1) * 1000000ull)
+		since = (now - s->tune_ns) / 1000000ull;
+		if (since < VTD_STATUS_FIRST_WINDOW_MS)
+			period = VTD_STATUS_FIRST_MS;
+		else if (since < VTD_STATUS_FAST_WINDOW_MS &&
+			 period > VTD_STATUS_FAST_MS)
+			period = VTD_STATUS_FAST_MS;
+		else if (since >= VTD_STATUS_FAST_WINDOW_MS &&
+			 now - s->last_poll_ns <
+			 (VTD_STATUS_POLL_MS - 1) * 1000000ull)
 			continue;
 		s->last_poll_ns = now;
 		vtd_session_poll(srv, s, now);
 	}
-	/* idle (no tune in the last 3 s): 10 wake-ups a second, not 200 */
-	vtd_timer_arm(srv, fast);
+	/* idle (no tune in the last 3 s): 10 wake-ups a second */
+	vtd_timer_arm(srv, period);
 	if (now - srv->last_house_ns >= 1000000000ull) {
 		srv->last_house_ns = now;
 		vtd_housekeeping(srv, now);

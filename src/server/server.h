@@ -31,6 +31,9 @@
  */
 #define VTD_STATUS_FAST_MS	5
 #define VTD_STATUS_FAST_WINDOW_MS	3000
+/* and for the first VTD_STATUS_FIRST_WINDOW_MS every VTD_STATUS_FIRST_MS */
+#define VTD_STATUS_FIRST_MS	1
+#define VTD_STATUS_FIRST_WINDOW_MS	100
 #define VTD_STATUS_PUSH_MS	1000		/* STATUS at least this often */
 #define VTD_KEEPALIVE_S		10		/* KEEPALIVE after idle */
 
@@ -123,7 +126,7 @@ struct vtd_server {
 	struct vtd_ev listen[VTD_MAX_LISTEN];
 	unsigned int nlisten;
 	struct vtd_ev timer;		/* status poll and housekeeping */
-	bool timer_fast;		/* armed at VTD_STATUS_FAST_MS */
+	unsigned int timer_ms;		/* the timer's period */
 	struct vtd_ev sig;		/* signalfd */
 	struct vtd_conn *conns;
 	unsigned int nconns, nsessions, next_id;
