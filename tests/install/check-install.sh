@@ -3,9 +3,11 @@
 # the files and their modes, the substituted paths, the installed programs
 # and config examples (every documented key is an option), the systemd
 # units (systemd-analyze verify), a second install keeping changed files
-# under /etc, and the DKMS source: dkms add/build for every kernel of
-# $KVERS in a DKMS tree under $B (nothing of the host's /var/lib/dkms is
-# used).  Ends with "N passed, N failed".
+# under /etc, and the DKMS source: dkms add/build/install/uninstall for
+# every kernel of $KVERS in a DKMS tree under $B (nothing of the host's
+# /var/lib/dkms is used; install runs under an overlay of /lib/modules in
+# a mount namespace of its own, see dkms-install.sh).  Ends with
+# "N passed, N failed".
 set -uo pipefail
 : "${B:=build}" "${MAKE:=make}" "${VT_VERSION:=0.1}"
 : "${KVERS:=$(cd /lib/modules 2>/dev/null && for k in *; do [ -d "$k/build" ] && echo "$k"; done)}"
@@ -157,6 +159,30 @@ if command -v dkms > /dev/null; then
 	done
 	check "dkms status lists vtuner/$VT_VERSION as built" \
 		grep -q "vtuner/$VT_VERSION.*built" <("${dk[@]}" status 2>&1)
+	# dkms install writes /lib/modules (its install_tree comes only from
+	# /etc/dkms/framework.conf): done under an overlay in a mount
+	# namespace of its own, so the host's tree is never changed
+	lib_state() { stat -c '%n %s %Y' /lib/modules/*/modules.dep*; ls -laR /lib/modules/*/updates; } 2>&1
+	lib_before=$(lib_state)
+	if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
+		while read -r line; do
+			case $line in
+			*" passed, "*" failed") continue ;;	# counted here
+			esac
+			echo "$line"
+			case $line in
+			"ok - "*) passed=$((passed + 1)) ;;
+			"not ok - "*) failed=$((failed + 1)) ;;
+			esac
+		done < <(unshare -m --propagation private \
+			"$(dirname "$0")/dkms-install.sh" "$DT" "$ST" "$VT_VERSION" $KVERS 2>&1)
+	elif [ "${CI:-}" = true ]; then
+		fail "dkms install: needs root and unshare -m (mount namespaces)"
+	else
+		skip "dkms install: needs root and unshare -m (mount namespaces)"
+	fi
+	check "the host's /lib/modules untouched" \
+		test "$lib_before" = "$(lib_state)"
 	check "the host's /var/lib/dkms untouched" \
 		test "$host_before" = "$(ls -la /var/lib/dkms 2>&1)"
 else
