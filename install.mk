@@ -4,6 +4,8 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=...]
 #   make check-install   install into $(B)/install-root and check it
 #   make check-man       lint the man pages
+#   make check-deb       build the Debian packages (debian/) from a copy
+#                        of the tree in $(B)/deb, check them, run lintian
 # Files under /etc are installed only when absent (local changes survive).
 include src/ctl/ctl.mk
 
@@ -26,7 +28,7 @@ VT_SUBST := sed -e 's|/usr/local/sbin|$(SBINDIR)|g' \
 		-e 's|/etc/vtuner|$(SYSCONFDIR)/vtuner|g'
 VT_DKMS_SRC := $(wildcard kernel/*.c kernel/*.h) kernel/Kbuild
 
-.PHONY: install uninstall check-install check-man
+.PHONY: install uninstall check-install check-man check-deb
 install: $(VTD_BIN) $(VTUNERC) $(VTCTL)
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
 	$(INSTALL) -m 0755 $(VTD_BIN) $(VTUNERC) $(VTCTL) $(DESTDIR)$(SBINDIR)/
@@ -81,3 +83,6 @@ check-install: $(VTD_BIN) $(VTUNERC) $(VTCTL)
 
 check-man:
 	@tests/install/check-man.sh $(VT_MANS)
+
+check-deb:
+	@B=$(B) tests/install/check-deb.sh

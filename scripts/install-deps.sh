@@ -11,7 +11,7 @@ PKGS=(
 	linux-source-6.1 linux-source-6.12
 	dvb-tools dvb-apps w-scan ffmpeg iproute2 libcmocka-dev pkg-config
 	libdvbpsi-dev libavahi-client-dev libsodium-dev avahi-daemon avahi-utils
-	mandoc dkms systemd dbus
+	mandoc dkms systemd dbus debhelper dh-dkms lintian
 )
 
 missing=()

@@ -9,7 +9,7 @@
 check-lint:
 	@tests/lint.sh $(B) $(KVERS)
 
-CHECK_STAGES ?= check-unit check-sim check-client check-fuzz check-lint check-man check-install check-vm
+CHECK_STAGES ?= check-unit check-sim check-client check-fuzz check-lint check-man check-install check-deb check-vm
 
 check:
 	@B=$(B) MAKE="$(MAKE)" tests/check.sh $(CHECK_STAGES)
