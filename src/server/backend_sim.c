@@ -23,6 +23,14 @@
 #include "server/sim/vts.h"
 
 #define VTD_SIM_TICK_MS		10
+/*
+ * At most this much TS waits in the simulated tuner, as in the dvb
+ * backend's dvr buffer (DMX_SET_BUFFER_SIZE 4 MiB): a server that falls
+ * behind loses the excess instead of catching up on an ever growing
+ * backlog, which a real tuner could not hand it either.
+ */
+#define VTD_SIM_BACKLOG_PKTS	((4u << 20) / VTS_TS_SIZE)
+#define VTD_SIM_SKIP_LOG_NS	10000000000ull
 
 struct sim_tuner {
 	struct vtd_tuner t;
@@ -32,6 +40,7 @@ struct sim_tuner {
 	const struct vts_transponder *tp;	/* of mux */
 	struct vts_mux *mux;
 	int timer_fd;
+	uint64_t skipped, skipped_logged, skip_log_ns;
 	bool full_ts;
 	uint8_t pidmap[8192 / 8];
 };
@@ -321,6 +330,16 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 	if (!s->mux)
 		return -EAGAIN;
 	now = vtd_now_ns();
+	s->skipped += vts_mux_limit_backlog(s->mux, now, VTD_SIM_BACKLOG_PKTS);
+	if (s->skipped > s->skipped_logged &&
+	    now - s->skip_log_ns >= VTD_SIM_SKIP_LOG_NS) {
+		vt_warn("%s: TS not read in time: %llu packets lost so far "
+			"(more than %u KiB waiting)", t->where,
+			(unsigned long long)s->skipped,
+			VTD_SIM_BACKLOG_PKTS * VTS_TS_SIZE / 1024);
+		s->skipped_logged = s->skipped;
+		s->skip_log_ns = now;
+	}
 	for (;;) {
 		due = vts_mux_due(s->mux, now);
 		if (due == 0)

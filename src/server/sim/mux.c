@@ -144,6 +144,20 @@ uint64_t vts_mux_due(const struct vts_mux *m, uint64_t now_ns)
 	return total > m->slot ? total - m->slot : 0;
 }
 
+uint64_t vts_mux_limit_backlog(struct vts_mux *m, uint64_t now_ns,
+			       uint64_t max)
+{
+	uint64_t due = vts_mux_due(m, now_ns), skip;
+
+	if (due <= max)
+		return 0;
+	skip = due - max;
+	/* the start moves on by the duration of the skipped packets */
+	m->start_ns += vts_mul_div(skip, 1000000000ull * VTS_PKT_BITS,
+				   m->bitrate);
+	return skip;
+}
+
 uint32_t vts_mux_bitrate(const struct vts_mux *m)
 {
 	return m->bitrate;

@@ -199,6 +199,13 @@ void vts_mux_free(struct vts_mux *m);
 void vts_mux_fill(struct vts_mux *m, uint8_t *buf, size_t npkts);
 /* Packets due at now_ns and not yet produced by vts_mux_fill. */
 uint64_t vts_mux_due(const struct vts_mux *m, uint64_t now_ns);
+/*
+ * Limits the backlog to max packets: what is due beyond that is never
+ * produced (the transponder's clock moves on, as a receiver's buffer
+ * would overflow).  Returns the number of packets skipped.
+ */
+uint64_t vts_mux_limit_backlog(struct vts_mux *m, uint64_t now_ns,
+			       uint64_t max);
 uint32_t vts_mux_bitrate(const struct vts_mux *m);
 uint64_t vts_mux_packets(const struct vts_mux *m);
 

@@ -241,6 +241,39 @@ static void test_pacing(void **state)
 	vts_mux_free(m);
 }
 
+/* A backlog beyond the limit is skipped: the clock moves, slots do not. */
+static void test_backlog_limit(void **state)
+{
+	const struct vts_transponder *tp = vts_world_find(&world, "T 506 MHz");
+	uint64_t start = 5000000000ull, pps = tp->bitrate / (8 * VTS_TS_SIZE);
+	uint64_t t10 = start + 10000000000ull, skipped, due;
+	uint8_t buf[64 * VTS_TS_SIZE];
+	struct vts_mux *m;
+	char err[256];
+
+	(void)state;
+	m = vts_mux_new(tp, UTC0, start, err, sizeof(err));
+	assert_non_null(m);
+	due = vts_mux_due(m, t10);
+	assert_in_range(due, 10 * pps, 10 * pps + 10);
+	/* within the limit: nothing happens */
+	assert_int_equal(vts_mux_limit_backlog(m, t10, due), 0);
+	assert_int_equal(vts_mux_due(m, t10), due);
+	/* 10 s due, 1000 packets allowed: the rest never comes */
+	skipped = vts_mux_limit_backlog(m, t10, 1000);
+	assert_in_range(skipped, due - 1001, due - 999);
+	assert_in_range(vts_mux_due(m, t10), 999, 1000);
+	/* production goes on from slot 0: no gap in the stream itself */
+	assert_int_equal(vts_mux_packets(m), 0);
+	vts_mux_fill(m, buf, 64);
+	assert_int_equal(vts_mux_packets(m), 64);
+	assert_in_range(vts_mux_due(m, t10), 935, 936);
+	/* and the pace after that is the transponder's */
+	assert_in_range(vts_mux_due(m, t10 + 1000000000) - vts_mux_due(m, t10),
+			pps - 1, pps + 1);
+	vts_mux_free(m);
+}
+
 static void test_ts_file_loop(void **state)
 {
 	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
@@ -315,6 +348,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_transponders),
 		cmocka_unit_test(test_pacing),
+		cmocka_unit_test(test_backlog_limit),
 		cmocka_unit_test(test_ts_file_loop),
 		cmocka_unit_test(test_vts_gen),
 	};
