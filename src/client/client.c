@@ -37,6 +37,7 @@
 #define HANDSHAKE_TIMEOUT	(5 * SEC)
 #define KEEPALIVE_PERIOD	(1 * SEC)
 #define DEAD_TIMEOUT		(3 * SEC)	/* nothing received: dead */
+#define CTRL_DEAD_TIMEOUT	(12 * SEC)	/* even with TS flowing */
 #define SEC_ANSWER_TIMEOUT	(1500 * MS)	/* < the module's 2 s */
 #define REPORT_PERIOD		(10 * SEC)
 #define STABLE_SESSION		(10 * SEC)	/* resets the backoff */
@@ -975,9 +976,24 @@ static void timers(uint64_t now)
 	}
 	/* a server with a key takes nothing but AUTH before it: no KEEPALIVE */
 	if (C.st >= (C.o->psk ? S_LIST : S_HELLO) && now >= C.next_keepalive) {
-		if (now - C.cc.last_rx > DEAD_TIMEOUT) {
+		/*
+		 * TS arriving on the data connection proves the server alive
+		 * as well: under load (a congested link, a busy host) its
+		 * control frames may lag behind, and reconnecting then only
+		 * adds to the load.  A control connection silent for
+		 * CTRL_DEAD_TIMEOUT is dead whatever the data connection does.
+		 */
+		uint64_t heard = C.cc.last_rx;
+
+		if (C.attached && C.dc.fd >= 0 && C.dc.last_rx > heard)
+			heard = C.dc.last_rx;
+		if (now - heard > DEAD_TIMEOUT) {
 			session_lost("nothing received for %.0f s",
 				     DEAD_TIMEOUT / 1e9);
+		} else if (now - C.cc.last_rx > CTRL_DEAD_TIMEOUT) {
+			session_lost("nothing received on the control "
+				     "connection for %.0f s",
+				     CTRL_DEAD_TIMEOUT / 1e9);
 		} else {
 			C.next_keepalive = now + KEEPALIVE_PERIOD;
 			if (net_keepalive(&C.cc, now) < 0)
