@@ -22,10 +22,10 @@ vtunerc: $(VTUNERC)
 
 $(B)/client/%.o: src/client/%.c $(VC_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(VC_CFLAGS) $(VTP_AUTH_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(VC_CFLAGS) $(VTP_AUTH_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(VTUNERC): $(VC_OBJS) $(VTP_LIB) $(VTC_LIB)
-	$(CC) $(CFLAGS) -o $@ $(VC_OBJS) $(VTP_LIB) $(VTC_LIB) $(VC_LIBS) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(VC_OBJS) $(VTP_LIB) $(VTC_LIB) $(VC_LIBS) \
 		$(VTP_AUTH_LIBS)
 
 $(B)/client/test_tscc: src/client/test_tscc.c $(B)/client/tscc.o

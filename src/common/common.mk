@@ -8,7 +8,7 @@ all: $(VTC_LIB)
 
 $(B)/common/%.o: src/common/%.c $(VTC_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(VTC_LIB): $(VTC_OBJS)
 	$(AR) rcs $@ $^

@@ -8,4 +8,4 @@ vtunerctl: $(VTCTL)
 
 $(VTCTL): src/ctl/vtunerctl.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@

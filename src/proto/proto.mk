@@ -14,7 +14,7 @@ all: $(VTP_LIB)
 
 $(B)/proto/%.o: src/proto/%.c $(VTP_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTP_LIB): $(VTP_OBJS)
 	$(AR) rcs $@ $^

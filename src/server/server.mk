@@ -32,7 +32,7 @@ $(B)/server/backend_sim.o: $(VTD_SIM_DEPS)
 
 $(B)/server/%.o: src/server/%.c $(VTD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
 		$(VTD_AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)

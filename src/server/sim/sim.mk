@@ -28,13 +28,13 @@ sim: $(SIM_LIB) $(SIM_GEN)
 
 $(B)/server/sim/%.o: src/server/sim/%.c $(SIM_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SIM_DVBPSI_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIM_DVBPSI_CFLAGS) -c $< -o $@
 
 $(SIM_LIB): $(SIM_OBJS)
 	$(AR) rcs $@ $^
 
 $(SIM_GEN): $(B)/server/sim/vts-gen.o $(SIM_LIB)
-	$(CC) $(CFLAGS) $^ $(SIM_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(SIM_LIBS) -o $@
 
 $(SIM_TDIR)/%.o: tests/unit/sim/%.c tests/unit/sim/tscheck.h $(SIM_HDRS)
 	@mkdir -p $(@D)
