@@ -262,8 +262,7 @@ int main(int argc, char **argv)
 {
 	static struct vt_config conf;
 	struct vc_opts *op = &O.o;
-	const char *config = NULL;
-	bool check = false;
+	bool check;
 	int c, ready_fd = -1, level;
 	char err[640];
 
@@ -273,25 +272,12 @@ int main(int argc, char **argv)
 	if (!O.o.pids)
 		return 1;
 	/* the file first: the command line overrides or adds to it */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts,
-				NULL)) != -1) {
-		if (c == 'c')
-			config = optarg;
-		else if (c == OPT_CHECK)
-			check = true;
-	}
-	opterr = 1;
-	optind = 0;
-	if (config && (vt_config_read(&conf, config, err, sizeof(err)) < 0 ||
-		       vt_config_apply(&conf, long_opts, config_reject,
-				       handle_opt, NULL, err, sizeof(err)) < 0)) {
+	if (vt_config_cmdline(&conf, argc, argv, SHORT_OPTS, long_opts,
+			      config_reject, handle_opt, &check, err,
+			      sizeof(err)) < 0) {
 		fprintf(stderr, "vtunerc: %s\n", err);
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts,
-				NULL)) != -1)
-		handle_opt(c, optarg, NULL);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (O.discover) {
@@ -307,7 +293,7 @@ int main(int argc, char **argv)
 	if (op->sink)
 		op->device = NULL;
 	if (check) {
-		printf("vtunerc: %s: ok\n", config ? config : "options");
+		printf("vtunerc: %s: ok\n", conf.file ? conf.file : "options");
 		free(op->pids);
 		return 0;
 	}

@@ -281,3 +281,43 @@ const char *vt_config_msg(const char *msg)
 		return msg + 2;
 	return msg;
 }
+
+/* The val of the entry called name in opts, or -1. */
+static int vt_config_opt_val(const struct option *opts, const char *name)
+{
+	for (; opts->name; opts++)
+		if (!strcmp(opts->name, name))
+			return opts->val;
+	return -1;
+}
+
+int vt_config_cmdline(struct vt_config *conf, int argc, char **argv,
+		      const char *shortopts, const struct option *opts,
+		      const char *const *reject, vt_config_handler fn,
+		      bool *check, char *err, size_t errlen)
+{
+	int config_val = vt_config_opt_val(opts, "config");
+	int check_val = vt_config_opt_val(opts, "check");
+	const char *config = NULL;
+	int c;
+
+	*check = false;
+	/* the first pass only looks for the file: errors come in the second */
+	optind = 0;	/* glibc: a full restart of getopt */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (c == config_val)
+			config = optarg;
+		else if (c == check_val)
+			*check = true;
+	}
+	opterr = 1;
+	optind = 0;
+	if (config && (vt_config_read(conf, config, err, errlen) < 0 ||
+		       vt_config_apply(conf, opts, reject, fn, NULL, err,
+				       errlen) < 0))
+		return -1;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1)
+		fn(c, optarg, NULL);
+	return optind;
+}

@@ -19,6 +19,7 @@
 #define VT_CONFIG_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct vt_config_item {
@@ -68,6 +69,20 @@ typedef void (*vt_config_handler)(int opt, const char *arg, void *ctx);
 int vt_config_apply(const struct vt_config *c, const struct option *opts,
 		    const char *const *reject, vt_config_handler fn, void *ctx,
 		    char *err, size_t errlen);
+
+/*
+ * A daemon's whole command line: a first pass over argv finds the options
+ * named "config" (the file) and "check" in opts (*check is set for the
+ * latter); the file, when one is named, is read into conf and applied
+ * first, then argv in order, both through fn, so that the command line
+ * overrides or adds to the file.  conf must outlive the handler's use of
+ * its arguments.  Returns optind (the first operand), or -1 with a message
+ * "FILE:LINE: ..." in err.
+ */
+int vt_config_cmdline(struct vt_config *conf, int argc, char **argv,
+		      const char *shortopts, const struct option *opts,
+		      const char *const *reject, vt_config_handler fn,
+		      bool *check, char *err, size_t errlen);
 
 /* "FILE:LINE: " while vt_config_apply() calls the handler, else "". */
 const char *vt_config_context(void);

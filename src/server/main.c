@@ -355,36 +355,22 @@ int main(int argc, char **argv)
 	static struct vtp_psk psk;
 	char psk_err[512];
 	static struct vt_config conf;
-	const char *config = NULL;
-	bool check = false;
+	bool check;
 	struct vtd_announce *ann;
 	char svc_name[VTP_PEER_NAME_MAX + 1], err[640];
 	struct vtd_server srv;
 	struct vtd_config cfg;
 	unsigned int i;
-	int opt, ret;
+	int ret;
 	char host[256];
 
 	/* the file first: the command line overrides or adds to it */
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts,
-				  NULL)) != -1) {
-		if (opt == OPT_CONFIG)
-			config = optarg;
-		else if (opt == OPT_CHECK)
-			check = true;
-	}
-	opterr = 1;
-	optind = 0;
-	if (config && (vt_config_read(&conf, config, err, sizeof(err)) < 0 ||
-		       vt_config_apply(&conf, long_opts, config_reject,
-				       handle_opt, NULL, err, sizeof(err)) < 0)) {
+	if (vt_config_cmdline(&conf, argc, argv, SHORT_OPTS, long_opts,
+			      config_reject, handle_opt, &check, err,
+			      sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return 2;
 	}
-	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts,
-				  NULL)) != -1)
-		handle_opt(opt, optarg, NULL);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (O.foreground && O.daemonize)
@@ -396,7 +382,7 @@ int main(int argc, char **argv)
 	if (!O.cfg.nlisten)
 		O.cfg.listen[O.cfg.nlisten++] = VTD_DEFAULT_LISTEN;
 	if (check) {
-		printf(PROG ": %s: ok\n", config ? config : "options");
+		printf(PROG ": %s: ok\n", conf.file ? conf.file : "options");
 		return 0;
 	}
 	cfg = O.cfg;

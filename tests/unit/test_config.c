@@ -2,7 +2,9 @@
 /*
  * test_config.c - the config file parser of the daemons (common/config.c).
  */
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -234,6 +236,87 @@ static void test_read(void **state)
 	unlink(path);
 }
 
+/* ---- vt_config_cmdline -------------------------------------------------- */
+
+static const struct option cl_opts[] = {
+	{ "listen", required_argument, NULL, 'l' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "check", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const cl_reject[] = { "config", "check", NULL };
+static struct seen cl_seen;
+
+static void cl_handler(int opt, const char *arg, void *ctx)
+{
+	(void)ctx;
+	handler(opt, arg, &cl_seen);
+}
+
+static int cmdline(struct vt_config *c, bool *check, ...)
+{
+	char *argv[16];
+	va_list ap;
+	int argc = 0;
+
+	va_start(ap, check);
+	argv[argc++] = "prog";
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	memset(&cl_seen, 0, sizeof(cl_seen));
+	memset(c, 0, sizeof(*c));
+	return vt_config_cmdline(c, argc, argv, "l:vc:n", cl_opts, cl_reject,
+				 cl_handler, check, err, sizeof(err));
+}
+
+static void test_cmdline(void **state)
+{
+	char path[] = "/tmp/test_config.XXXXXX";
+	const char *text = "listen = file:1\nverbose\n";
+	struct vt_config c;
+	bool check;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	/* the file first, then the command line in its order; the operand
+	 * comes last (getopt permutes argv) */
+	assert_int_equal(cmdline(&c, &check, "-l", "cmd:2", "-c", path, "op",
+				 NULL), 5);
+	assert_false(check);
+	assert_string_equal(c.file, path);
+	assert_int_equal(cl_seen.n, 4);
+	assert_int_equal(cl_seen.opt[0], 'l');
+	assert_string_equal(cl_seen.arg[0], "file:1");
+	assert_int_equal(cl_seen.opt[1], 'v');
+	assert_int_equal(cl_seen.opt[2], 'l');
+	assert_string_equal(cl_seen.arg[2], "cmd:2");
+	assert_int_equal(cl_seen.opt[3], 'c');
+	vt_config_free(&c);
+	/* --check, no file */
+	assert_int_equal(cmdline(&c, &check, "--check", "-v", NULL), 3);
+	assert_true(check);
+	assert_null(c.file);
+	assert_int_equal(cl_seen.n, 2);
+	/* a file that names config inside, one that is missing */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "config = x\n", 11), 11);
+	close(fd);
+	assert_int_equal(cmdline(&c, &check, "--config", path, NULL), -1);
+	assert_non_null(strstr(err, ":1: config: not allowed in a file"));
+	vt_config_free(&c);
+	unlink(path);
+	assert_int_equal(cmdline(&c, &check, "-c", path, NULL), -1);
+	assert_non_null(strstr(err, "No such file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_apply_errors),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_cmdline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
