@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Helpers of the fault tests (tests/vm/t/4N-*.sh) around vt-watch, an
 # application that stays on adapter 0 while faults happen.  Source after
-# lib.sh.  watch_start ARGS... starts it (log watch.log, TS rec.N); then
+# lib.sh and set TIMEOUT_MS.  faults_setup brings up the usual case;
+# watch_start ARGS... starts vt-watch (log watch.log, TS rec.N); then
 # `flowing SINCE SECS`, `nolock FROM TO`, `newseg`, `clean NAME` and
 # `result NAME yes|no T0 T1` (which appends to recovery.txt).
 seg=0
@@ -10,6 +11,21 @@ seg=0
 watch_start() {
 	"$VT_TOOLS/vt-watch" "$@" >watch.log 2>&1 &
 	watch=$!
+}
+
+# faults_setup WATCH_SECS: the module (timeout_ms=$TIMEOUT_MS), the two
+# namespaces, a one-tuner sim server and its client, and vt-watch on
+# "Sim Local" (DVB-T 506 MHz, video+audio PIDs) for WATCH_SECS s; returns
+# once the TS flows without continuity errors.
+faults_setup() {
+	vt_load timeout_ms="$TIMEOUT_MS"
+	netns_setup
+	vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+	vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+	watch_start -d dvbt -f 506000000 -p 257,258 -o rec -T "$1"
+	flowing 0 30 >/dev/null || { cat watch.log; fail "no TS at the start"; }
+	log "TS flowing"
+	clean start
 }
 
 # watch_end: stop vt-watch; fails if a status call exceeded TIMEOUT_MS.

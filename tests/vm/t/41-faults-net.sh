@@ -12,15 +12,7 @@ set -euo pipefail
 trap netns_cleanup EXIT
 
 TIMEOUT_MS=1000
-vt_load timeout_ms=$TIMEOUT_MS
-netns_setup
-vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
-vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
-watch_start -d dvbt -f 506000000 -p 257,258 -o rec -T 110
-
-flowing 0 30 >/dev/null || { cat watch.log; fail "no TS at the start"; }
-log "TS flowing"
-clean start
+faults_setup 110
 
 # (a) link down for 5 s: no lock meanwhile, then the client reconnects
 newseg
