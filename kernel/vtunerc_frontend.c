@@ -426,6 +426,21 @@ static int vtunerc_fe_read_status(struct dvb_frontend *fe,
 	return 0;
 }
 
+/* Of the four DVBv3 statistics, the one a READ_* message type asks for. */
+static u32 vtunerc_v3_pick(int type, u32 ber, u32 signal, u32 snr, u32 ucb)
+{
+	switch (type) {
+	case MSG_READ_BER:
+		return ber;
+	case MSG_READ_SIGNAL_STRENGTH:
+		return signal;
+	case MSG_READ_SNR:
+		return snr;
+	default:
+		return ucb;
+	}
+}
+
 /* A DVBv3 statistics read: from the cache, or a classic round trip. */
 static int vtunerc_fe_read_v3(struct dvb_frontend *fe, int type, u32 *val)
 {
@@ -435,20 +450,9 @@ static int vtunerc_fe_read_v3(struct dvb_frontend *fe, int type, u32 *val)
 
 	spin_lock(&ctx->lock);
 	if (ctx->opened && vtunerc_has_feature(ctx, VTUNER_FEAT_STATUS)) {
-		switch (type) {
-		case MSG_READ_BER:
-			*val = ctx->status.ber;
-			break;
-		case MSG_READ_SIGNAL_STRENGTH:
-			*val = ctx->status.signal;
-			break;
-		case MSG_READ_SNR:
-			*val = ctx->status.snr;
-			break;
-		default:
-			*val = ctx->status.ucblocks;
-			break;
-		}
+		*val = vtunerc_v3_pick(type, ctx->status.ber,
+				       ctx->status.signal, ctx->status.snr,
+				       ctx->status.ucblocks);
 		spin_unlock(&ctx->lock);
 		return 0;
 	}
@@ -459,20 +463,9 @@ static int vtunerc_fe_read_v3(struct dvb_frontend *fe, int type, u32 *val)
 	ret = vtunerc_xchg(ctx, &msg, true);
 	if (ret)
 		return ret;
-	switch (type) {
-	case MSG_READ_BER:
-		*val = msg.body.ber;
-		break;
-	case MSG_READ_SIGNAL_STRENGTH:
-		*val = msg.body.ss;
-		break;
-	case MSG_READ_SNR:
-		*val = msg.body.snr;
-		break;
-	default:
-		*val = msg.body.ucb;
-		break;
-	}
+	/* body is a union: each type's answer is in its own member */
+	*val = vtunerc_v3_pick(type, msg.body.ber, msg.body.ss, msg.body.snr,
+			       msg.body.ucb);
 	return 0;
 }
 
