@@ -14,18 +14,7 @@
 set -uo pipefail
 : "${B:=build}"
 D=$(realpath -m "$B/deb")
-passed=0
-failed=0
-
-ok()   { echo "ok - $*"; passed=$((passed + 1)); }
-fail() { echo "not ok - $*"; failed=$((failed + 1)); }
-check() {	# check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else fail "$what"; fi
-}
-skip() { echo "ok - # SKIP $*"; }
-quiet() { "$@" > /dev/null; }
+. "$(dirname "$0")/tap.sh"
 lacks() { ! grep -qE -e "$2" "$1"; }	# lacks FILE ERE
 summary() {
 	echo "check-deb: $passed passed, $failed failed"

@@ -13,18 +13,7 @@ set -uo pipefail
 : "${KVERS:=$(cd /lib/modules 2>/dev/null && for k in *; do [ -d "$k/build" ] && echo "$k"; done)}"
 ROOT=$(realpath -m "$B/install-root")
 PREFIX=/usr/local
-passed=0
-failed=0
-
-ok()   { echo "ok - $*"; passed=$((passed + 1)); }
-fail() { echo "not ok - $*"; failed=$((failed + 1)); }
-check() {	# check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else fail "$what"; fi
-}
-quiet() { "$@" > /dev/null; }
-skip() { echo "ok - # SKIP $*"; }
+. "$(dirname "$0")/tap.sh"
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"

@@ -11,11 +11,7 @@
 set -uo pipefail
 DT=$1 ST=$2 V=$3
 shift 3
-passed=0
-failed=0
-ok()   { echo "ok - $*"; passed=$((passed + 1)); }
-fail() { echo "not ok - $*"; failed=$((failed + 1)); }
-check() { local w=$1; shift; if "$@"; then ok "$w"; else fail "$w"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 up=$DT/lib-modules
 rm -rf "$up"
