@@ -129,6 +129,29 @@ int vtp_writer_put(struct vtp_writer *w, const void *data, size_t len)
 	return vtp_writer_putv(w, &iov, 1);
 }
 
+uint8_t *vtp_writer_tail(struct vtp_writer *w, size_t *span)
+{
+	size_t end = w->head + w->len;
+
+	if (end < w->cap) {
+		*span = w->cap - end;
+		return w->buf + end;
+	}
+	end -= w->cap;
+	*span = w->head - end;
+	return w->buf + end;
+}
+
+void vtp_writer_commit(struct vtp_writer *w, size_t len)
+{
+	size_t span;
+
+	vtp_writer_tail(w, &span);
+	if (len > span)		/* a caller bug: never queue past the head */
+		len = span;
+	w->len += len;
+}
+
 /* The queued bytes as at most two segments: head..end, then the wrap. */
 static int ring_iov(const struct vtp_writer *w, struct iovec iov[2])
 {

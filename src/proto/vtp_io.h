@@ -69,6 +69,15 @@ int vtp_writer_putv(struct vtp_writer *w, const struct iovec *iov, int n);
 int vtp_writer_put(struct vtp_writer *w, const void *data, size_t len);
 
 /*
+ * For a producer that fills the queue in place (read() straight into it,
+ * no copy): the contiguous free space at the tail, *span bytes (possibly
+ * less than vtp_writer_room() when the free space wraps); then
+ * vtp_writer_commit() queues the first len <= *span bytes written there.
+ */
+uint8_t *vtp_writer_tail(struct vtp_writer *w, size_t *span);
+void vtp_writer_commit(struct vtp_writer *w, size_t len);
+
+/*
  * writev() until the queue is empty or the socket would block: returns
  * the bytes still queued (wait for POLLOUT if not 0) or -errno.
  */

@@ -224,13 +224,39 @@ static size_t vtd_data_discard(struct vtd_conn *c)
 	return dropped;
 }
 
-static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
-			    size_t len)
+/* Record a frame just queued in c->wr (the frame ring has room). */
+static void vtd_data_frame(struct vtd_conn *c, size_t len)
 {
-	if (c->fr_num >= c->fr_cap || vtp_writer_put(&c->wr, frame, len) < 0)
-		return false;
 	c->frames[(c->fr_head + c->fr_num) % c->fr_cap] = (uint32_t)len;
 	c->fr_num++;
+}
+
+/*
+ * Where the next TS frame of up to len bytes goes: straight into the
+ * data connection's queue when it has that much contiguous room (the
+ * tuner's read() is then the only copy in user space), else the bounce
+ * buffer, copied by vtd_data_put_ts() if there is room at all.
+ */
+static uint8_t *vtd_data_slot(struct vtd_conn *c, uint8_t *bounce, size_t len)
+{
+	uint8_t *tail;
+	size_t span;
+
+	if (!c || c->dead || c->fr_num >= c->fr_cap)
+		return bounce;
+	tail = vtp_writer_tail(&c->wr, &span);
+	return span >= len ? tail : bounce;
+}
+
+static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
+			    size_t len, bool in_place)
+{
+	if (in_place)
+		vtp_writer_commit(&c->wr, len);
+	else if (c->fr_num >= c->fr_cap ||
+		 vtp_writer_put(&c->wr, frame, len) < 0)
+		return false;
+	vtd_data_frame(c, len);
 	return true;
 }
 
@@ -238,8 +264,8 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 {
 	struct vtd_tuner *t = s->tuner;
 	struct vtd_conn *d = s->data;
-	uint8_t *buf = srv->tsbuf;
 	bool queued = false;
+	uint8_t *frame;
 	uint64_t now;
 	ssize_t n;
 	int i;
@@ -247,12 +273,13 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	if (!t)
 		return;
 	for (i = 0; i < VTD_TS_READS; i++) {
-		size_t pkts;
+		size_t pkts, max;
 
 		if (s->frame_pkts < VTD_TS_FIRST_PKTS)
 			s->frame_pkts = VTD_TS_FIRST_PKTS;
-		n = t->ops->read_ts(t, buf + VTP_TS_HDR_LEN,
-				    s->frame_pkts * VTP_TS_PACKET);
+		max = s->frame_pkts * VTP_TS_PACKET;
+		frame = vtd_data_slot(d, srv->tsbuf, VTP_TS_HDR_LEN + max);
+		n = t->ops->read_ts(t, frame + VTP_TS_HDR_LEN, max);
 		if (n == -EAGAIN)
 			break;
 		if (n < 0) {
@@ -271,8 +298,9 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 			s->unattached_packets += pkts;
 			continue;
 		}
-		vtp_encode_ts_hdr(buf, VTP_TS_HDR_LEN, s->seq, (size_t)n);
-		if (vtd_data_put_ts(d, buf, VTP_TS_HDR_LEN + (size_t)n)) {
+		vtp_encode_ts_hdr(frame, VTP_TS_HDR_LEN, s->seq, (size_t)n);
+		if (vtd_data_put_ts(d, frame, VTP_TS_HDR_LEN + (size_t)n,
+				    frame != srv->tsbuf)) {
 			s->ts_frames++;
 			queued = true;
 		} else {
