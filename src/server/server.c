@@ -308,9 +308,7 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 			c->wr.len -= len;
 			return false;
 		}
-		c->frames[(c->fr_head + c->fr_num) % c->fr_cap] =
-			(uint32_t)len | VTD_FRAME_KEEP;
-		c->fr_num++;
+		vtd_data_frame(c, (uint32_t)len | VTD_FRAME_KEEP);
 	}
 	vtd_conn_flush(c);
 	return true;

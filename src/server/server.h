@@ -186,6 +186,11 @@ void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
 		      uint64_t now);
 /* The data queue sent some bytes: account the frames. */
 void vtd_data_sent(struct vtd_conn *c, size_t sent);
+/*
+ * Record a frame just queued in c->wr (the frame ring has room): its
+ * length, | VTD_FRAME_KEEP for one a retune must not drop.
+ */
+void vtd_data_frame(struct vtd_conn *c, uint32_t rec);
 void vtd_data_detach(struct vtd_conn *c);
 
 #endif /* VTD_SERVER_H */

@@ -224,10 +224,9 @@ static size_t vtd_data_discard(struct vtd_conn *c)
 	return dropped;
 }
 
-/* Record a frame just queued in c->wr (the frame ring has room). */
-static void vtd_data_frame(struct vtd_conn *c, size_t len)
+void vtd_data_frame(struct vtd_conn *c, uint32_t rec)
 {
-	c->frames[(c->fr_head + c->fr_num) % c->fr_cap] = (uint32_t)len;
+	c->frames[(c->fr_head + c->fr_num) % c->fr_cap] = rec;
 	c->fr_num++;
 }
 
@@ -256,7 +255,7 @@ static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
 	else if (c->fr_num >= c->fr_cap ||
 		 vtp_writer_put(&c->wr, frame, len) < 0)
 		return false;
-	vtd_data_frame(c, len);
+	vtd_data_frame(c, (uint32_t)len);
 	return true;
 }
 
