@@ -4,13 +4,15 @@
  * sender and receiver the vtunerd -> vtunerc chain is compared with.
  *
  *   relay send HOST:PORT FILE RATE SECONDS
- *	connect, then write FILE (read once into memory, looped) at RATE
+ *	connect, then write FILE (mapped, looped) at RATE
  *	bit/s (0: as fast as the socket takes it) for SECONDS, in 10 ms
  *	ticks like the simulated tuner, 192512-byte writes (1024 packets,
  *	the largest TS chunk vtunerd reads); prints the bytes sent.
- *   relay recv PORT OUT
- *	listen on 127.0.0.1:PORT, accept one connection, copy it to OUT
- *	(a file, /dev/null) with 256 KiB reads until EOF; prints the bytes.
+ *   relay recv [ADDR:]PORT OUT
+ *	listen on ADDR:PORT (default 127.0.0.1), accept one connection, copy
+ *	it to OUT (a file, a FIFO, /dev/null) with 256 KiB reads until EOF;
+ *	prints the bytes.  OUT is opened after the listen, so a FIFO's
+ *	reader may start after the sender has connected.
  * Both print "... N bytes in T s cpu C s" (C: getrusage, user+system).
  */
 #include <arpa/inet.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -73,7 +76,7 @@ static int do_send(const char *hostport, const char *file, double rate,
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	uint64_t start, end, sent = 0, pos = 0;
 	struct stat st;
-	uint8_t *data;
+	const uint8_t *data;
 	size_t size;
 	int fd, s;
 
@@ -88,11 +91,10 @@ static int do_send(const char *hostport, const char *file, double rate,
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < CHUNK)
 		return perror(file), 1;
 	size = (size_t)st.st_size / 188 * 188;
-	/* doubled, so that every chunk is contiguous */
-	data = malloc(2 * size);
-	if (!data || read(fd, data, size) != (ssize_t)size)
+	/* mapped, not copied: 16 senders of one file share its page cache */
+	data = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (data == MAP_FAILED)
 		return perror(file), 1;
-	memcpy(data + size, data, size);
 	close(fd);
 	s = socket(AF_INET, SOCK_STREAM, 0);
 	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
@@ -119,6 +121,9 @@ static int do_send(const char *hostport, const char *file, double rate,
 		while (sent < due) {
 			size_t n = due - sent > CHUNK ? CHUNK : due - sent;
 
+			if (n > size - pos)	/* up to the end, then around */
+				n = size - pos;
+
 			if (write_all(s, data + pos, n) < 0)
 				return perror("write"), 1;
 			sent += n;
@@ -131,26 +136,37 @@ static int do_send(const char *hostport, const char *file, double rate,
 	return 0;
 }
 
-static int do_recv(int port, const char *out)
+static int do_recv(const char *addrport, const char *out)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
+	const char *colon = strrchr(addrport, ':');
 	uint64_t total = 0, start = 0;
 	int l, c, o, one = 1;
 	uint8_t *buf = malloc(RBUF);
+	char host[64];
 	ssize_t n;
 
-	sa.sin_port = htons((uint16_t)port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (colon) {
+		if ((size_t)(colon - addrport) >= sizeof(host))
+			return fprintf(stderr, "relay: bad ADDR:PORT\n"), 2;
+		memcpy(host, addrport, (size_t)(colon - addrport));
+		host[colon - addrport] = 0;
+		if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+			return fprintf(stderr, "relay: bad address %s\n", host), 2;
+		addrport = colon + 1;
+	}
+	sa.sin_port = htons((uint16_t)atoi(addrport));
 	l = socket(AF_INET, SOCK_STREAM, 0);
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (!buf || l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(l, 1) < 0)
 		return perror("listen"), 1;
+	printf("listening\n");
+	fflush(stdout);
 	o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (o < 0)
 		return perror(out), 1;
-	printf("listening\n");
-	fflush(stdout);
 	c = accept(l, NULL, NULL);
 	if (c < 0)
 		return perror("accept"), 1;
@@ -177,8 +193,8 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "send"))
 		return do_send(argv[2], argv[3], atof(argv[4]), atof(argv[5]));
 	if (argc == 4 && !strcmp(argv[1], "recv"))
-		return do_recv(atoi(argv[2]), argv[3]);
+		return do_recv(argv[2], argv[3]);
 	fprintf(stderr, "usage: relay send HOST:PORT FILE RATE SECONDS\n"
-		"       relay recv PORT OUT\n");
+		"       relay recv [ADDR:]PORT OUT\n");
 	return 2;
 }

@@ -4,10 +4,18 @@
 #   local: vt-testtuner --ts FILE --rate R writes into /dev/vtunercN
 #   net:   vtunerd --sim (ts_file = the same FILE at R) in netns srv -> veth
 #          -> vtunerc in netns cli -> /dev/vtunercN
+#   relay: the same TCP cost without vtuner's daemons: bench/relay send
+#          (the FILE at R) in netns srv -> veth -> relay recv in netns cli
+#          -> a FIFO -> vt-testtuner --ts FIFO --rate R -> /dev/vtunercN
+#          (one more copy and three processes per adapter: a baseline that
+#          the net path should match, not beat)
+#   tcp:   only the network part: K relay send -> veth -> relay recv ->
+#          /dev/null, nothing else running (what TCP over veth carries)
 # and in both cases bench/dvr-reader tunes adapter N (DVB-C) and reads all
 # PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
 # R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
-# BENCH_SECS override the defaults.  Results: results.txt.
+# BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults.
+# Results: results.txt.
 set -uo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT
@@ -16,6 +24,7 @@ BT=$VT_BUILD/bench
 RATES=${BENCH_RATES:-10000000 40000000 80000000}
 COUNTS=${BENCH_COUNTS:-1 4 16}
 SECS=${BENCH_SECS:-4}
+PATHS=" ${BENCH_PATHS:-local tcp relay net} "
 FILE_SECS=$((SECS + 4))
 res=$VT_RESULTS/results.txt
 : >"$res"
@@ -77,6 +86,7 @@ say "# data path in the VM ($(nproc) vCPU, TCG), $SECS s per case; kernel $(unam
 say "| path | adapters | Mbit/s each | result |"
 say "| --- | --- | --- | --- |"
 for k in $COUNTS; do
+	case $PATHS in *" local "*) ;; *) break ;; esac
 	for r in $RATES; do
 		for i in $(seq 0 $((k - 1))); do
 			tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/ts$r.ts" --rate "$r"
@@ -87,6 +97,77 @@ for k in $COUNTS; do
 done
 
 netns_setup
+
+# relay_start I R: relay send -> veth -> relay recv -> FIFO -> vt-testtuner
+relay_start() {
+	local i=$1 r=$2 port=$((6000 + $1))
+	rm -f "/tmp/fifo$i"
+	mkfifo "/tmp/fifo$i" || fail "mkfifo"
+	# recv listens, then blocks opening the FIFO until the tuner opens it
+	ip netns exec cli "$BT/relay" recv "10.99.0.2:$port" "/tmp/fifo$i" \
+		>"relay-recv$i.log" 2>&1 &
+	tuner_start "rl$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/fifo$i" --rate "$r"
+	ip netns exec srv "$BT/relay" send "10.99.0.2:$port" "/tmp/ts$r.ts" "$r" \
+		$((SECS + 60)) >"relay-send$i.log" 2>&1 &
+}
+# relay_stop K: the K tuners, then every relay (all run in the netns)
+relay_stop() {
+	local i
+	for i in $(seq 0 $(($1 - 1))); do tuner_stop "rl$i"; done
+	ip netns pids cli | xargs -r kill 2>/dev/null
+	ip netns pids srv | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	for i in $(seq 0 $(($1 - 1))); do
+		grep -q '^listening' "relay-recv$i.log" ||
+			fail "relay $i: $(cat "relay-recv$i.log" "relay-send$i.log")"
+		rm -f "/tmp/fifo$i" "relay-recv$i.log" "relay-send$i.log"
+	done
+}
+# tcp_all K R: K relays at R for SECS s into /dev/null; prints a summary
+tcp_all() {
+	local k=$1 r=$2 i t
+	for i in $(seq 0 $((k - 1))); do
+		ip netns exec cli "$BT/relay" recv "10.99.0.2:$((6000 + i))" /dev/null \
+			>"tcp-recv$i.log" 2>&1 &
+	done
+	for i in $(seq 0 $((k - 1))); do
+		for t in $(seq 100); do
+			grep -q '^listening' "tcp-recv$i.log" && break
+			sleep 0.1
+		done
+		grep -q '^listening' "tcp-recv$i.log" || fail "relay recv $i: $(cat "tcp-recv$i.log")"
+	done
+	for i in $(seq 0 $((k - 1))); do
+		ip netns exec srv "$BT/relay" send "10.99.0.2:$((6000 + i))" "/tmp/ts$r.ts" \
+			"$r" "$SECS" >"tcp-send$i.log" 2>&1 &
+	done
+	wait
+	# "received N bytes in T s cpu C s": Mbit/s over the sender's SECS
+	cat tcp-recv*.log | awk -v r="$r" -v k="$k" -v secs="$SECS" '
+		/^received/ { n++; m = $2 * 8 / secs / 1e6; sum += m
+			if (min == "" || m < min) min = m }
+		END { ok = (n == k && min >= r / 1e6 * 0.97)
+			printf "streams=%d min_mbps=%.1f sum_mbps=%.1f %s\n",
+				n, min, sum, ok ? "ok" : "LOSS" }'
+	rm -f tcp-*.log
+}
+for k in $COUNTS; do
+	case $PATHS in *" tcp "*) ;; *) break ;; esac
+	for r in $RATES; do
+		say "| tcp | $k | $((r / 1000000)) | $(tcp_all "$k" "$r") |"
+	done
+done
+
+for k in $COUNTS; do
+	case $PATHS in *" relay "*) ;; *) break ;; esac
+	for r in $RATES; do
+		for i in $(seq 0 $((k - 1))); do relay_start "$i" "$r"; done
+		say "| relay | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+		relay_stop "$k"
+	done
+done
+
+case $PATHS in *" net "*) ;; *) exit 0 ;; esac
 vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
 	--no-announce -l 10.99.0.1:5911
 maxk=0

@@ -10,7 +10,7 @@ set -euo pipefail
 
 results=/tmp/results
 status=$results/status
-test_timeout=300
+test_timeout=${VT_TEST_TIMEOUT:-300}
 kernel_bad='WARNING:|BUG:|Call Trace|general protection|Oops|KASAN|UBSAN|kernel BUG|refcount_t'
 # Modules a test may leave behind, in unload order.
 test_modules="vtunerc dvb_vidtv_bridge dvb_vidtv_demod dvb_vidtv_tuner"

@@ -6,13 +6,15 @@
 # script in tests/vm/t/; none means all of them.  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
 # the VM died before every test reported (2 on usage errors).
+# Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300) and
+# every BENCH_* variable are passed to the guest.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "run.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '2,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kver=""
 build=$root/build
@@ -116,6 +118,8 @@ touch "$results/.vt-results" "$results/status"
 	printf 'VT_BOOT_KVER=%q\n' "$kver"
 	printf 'VT_TESTS=%q\n' "${tests[*]}"
 	printf 'VT_TESTDIR=%q\n' "$testdir"
+	printf 'VT_TEST_TIMEOUT=%q\n' "${VT_TEST_TIMEOUT:-300}"
+	for v in $(compgen -v BENCH_); do printf '%s=%q\n' "$v" "${!v}"; done
 } >"$results/guest.env"
 
 # thread=single: with multi-threaded TCG, 6.12 sometimes oopses at boot on
