@@ -8,7 +8,9 @@
  *	COUNT DVB-T tunes (8 MHz) to FREQ, each after a tune to OFFFREQ (no
  *	signal there) and the loss of lock; per tune: time from
  *	FE_SET_PROPERTY(DTV_TUNE) to FE_HAS_LOCK and to the first TS byte
- *	on dvr0 (all-PID filter started right after the tune returned).
+ *	on dvr0 (all-PID filter started right after the tune returned),
+ *	and to the first frontend event (POLLPRI, FE_GET_EVENT) that has
+ *	FE_HAS_LOCK: what an application that waits for events sees.
  *
  * Output, one line per quantity:
  *   NAME n=COUNT p50=MS p99=MS min=MS max=MS   (milliseconds)
@@ -39,16 +41,16 @@ static double now_ms(void)
 static int verbose;
 
 static void trace_tune(int i, const struct timespec *start, double tl,
-		       double tf)
+		       double tf, double te)
 {
 	struct tm tm;
 
 	if (!verbose)
 		return;
 	localtime_r(&start->tv_sec, &tm);
-	fprintf(stderr, "zap %d: tune at %02d:%02d:%02d.%03ld lock %.1f ms first TS %.1f ms\n",
+	fprintf(stderr, "zap %d: tune at %02d:%02d:%02d.%03ld lock %.1f ms first TS %.1f ms lock event %.1f ms\n",
 		i, tm.tm_hour, tm.tm_min, tm.tm_sec, start->tv_nsec / 1000000,
-		tl, tf);
+		tl, tf, te);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -98,24 +100,25 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 	char path[64];
 	double *lock = calloc((size_t)count, sizeof(double));
 	double *first = calloc((size_t)count, sizeof(double));
+	double *event = calloc((size_t)count, sizeof(double));
 	struct dmx_pes_filter_params f = {
 		.pid = 0x2000, .input = DMX_IN_FRONTEND,
 		.output = DMX_OUT_TS_TAP, .pes_type = DMX_PES_OTHER,
 	};
-	int dmx, dvr, i, nl = 0, nf = 0, stale = 0;
+	int dmx, dvr, i, nl = 0, nf = 0, ne = 0, stale = 0;
 	static uint8_t buf[65536];
 
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/demux0", adapter);
 	dmx = open(path, O_RDWR);
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/dvr0", adapter);
 	dvr = open(path, O_RDONLY | O_NONBLOCK);
-	if (dmx < 0 || dvr < 0 || !lock || !first)
+	if (dmx < 0 || dvr < 0 || !lock || !first || !event)
 		return perror(path), 1;
 	if (ioctl(dmx, DMX_SET_PES_FILTER, &f) < 0)
 		return perror("DMX_SET_PES_FILTER"), 1;
 	ioctl(dmx, DMX_STOP);
 	for (i = 0; i < count; i++) {
-		double t0, t, tl = -1, tf = -1, limit;
+		double t0, t, tl = -1, tf = -1, te = -1, limit;
 		struct timespec start;
 
 		/* off: no lock, no filter, empty dvr */
@@ -136,28 +139,38 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 		if (ioctl(dmx, DMX_START) < 0)
 			return perror("DMX_START"), 1;
 		limit = t0 + 5000;
-		while ((tl < 0 || tf < 0) && (t = now_ms()) < limit) {
+		while ((tl < 0 || tf < 0 || te < 0) && (t = now_ms()) < limit) {
 			struct pollfd pfd = { .fd = dvr, .events = POLLIN };
+			struct pollfd pfe = { .fd = fe, .events = POLLPRI };
+			struct dvb_frontend_event ev;
 
 			if (tl < 0 && (status(fe) & FE_HAS_LOCK))
 				tl = now_ms() - t0;
+			/* the tune cleared the queue: every event is this tune's */
+			while (te < 0 && poll(&pfe, 1, 0) > 0 &&
+			       ioctl(fe, FE_GET_EVENT, &ev) == 0)
+				if (ev.status & FE_HAS_LOCK)
+					te = now_ms() - t0;
 			if (tf < 0 && poll(&pfd, 1, 1) > 0 &&
 			    read(dvr, buf, sizeof(buf)) > 0)
 				tf = now_ms() - t0;
 			else if (tf >= 0)
 				usleep(500);
 		}
-		trace_tune(i, &start, tl, tf);
+		trace_tune(i, &start, tl, tf, te);
 		if (tl >= 0)
 			lock[nl++] = tl;
 		if (tf >= 0)
 			first[nf++] = tf;
+		if (te >= 0)
+			event[ne++] = te;
 	}
 	report("tune_to_lock", lock, nl);
 	report("tune_to_first_ts", first, nf);
+	report("tune_to_lock_event", event, ne);
 	if (stale)
 		printf("warning: %d off-tunes kept the lock\n", stale);
-	return nl == count && nf == count ? 0 : 1;
+	return nl == count && nf == count && ne == count ? 0 : 1;
 }
 
 int main(int argc, char **argv)

@@ -389,6 +389,7 @@ static int vtunerc_fe_set_frontend(struct dvb_frontend *fe)
 	vtunerc_ext_params(c, &ctx->tune);
 	ctx->tune.seq++;
 	ctx->tuned = true;
+	ctx->tune_jiffies = jiffies;
 	/* Nothing pushed before this tune describes it. */
 	memset(&ctx->status, 0, sizeof(ctx->status));
 	spin_unlock(&ctx->lock);
@@ -561,6 +562,33 @@ static int vtunerc_fe_get_frontend(struct dvb_frontend *fe,
 	return 0;
 }
 
+/*
+ * When dvb-core's frontend thread calls tune() next.  Only that thread
+ * turns a status change into a frontend event (FE_GET_EVENT, POLLPRI), and
+ * nothing outside dvb-core can wake it, so the pushed lock of a new tune
+ * waits for this delay before an application that sleeps on events sees
+ * it.  Until the lock, for VTUNERC_FAST_WINDOW after a tune, the thread
+ * reads the cached status every VTUNERC_FAST_DELAY; otherwise every 50 ms.
+ * A classic read (no pushed status) is a round trip: every 500 ms.
+ */
+#define VTUNERC_FAST_DELAY	msecs_to_jiffies(2)
+#define VTUNERC_FAST_WINDOW	(3 * HZ)
+
+static unsigned int vtunerc_fe_delay(struct vtunerc_ctx *ctx,
+				     enum fe_status status)
+{
+	unsigned long since;
+
+	if (!vtunerc_has_feature(ctx, VTUNER_FEAT_STATUS))
+		return HZ / 2;
+	spin_lock(&ctx->lock);
+	since = jiffies - ctx->tune_jiffies;
+	spin_unlock(&ctx->lock);
+	if (!(status & FE_HAS_LOCK) && since < VTUNERC_FAST_WINDOW)
+		return VTUNERC_FAST_DELAY;
+	return HZ / 20;
+}
+
 static int vtunerc_fe_tune(struct dvb_frontend *fe, bool re_tune,
 			   unsigned int mode_flags, unsigned int *delay,
 			   enum fe_status *status)
@@ -570,13 +598,14 @@ static int vtunerc_fe_tune(struct dvb_frontend *fe, bool re_tune,
 
 	if (re_tune)
 		ret = vtunerc_fe_set_frontend(fe);
-	/* Cached status is cheap to poll; a classic read is a round trip. */
-	*delay = vtunerc_has_feature(ctx, VTUNER_FEAT_STATUS) ? HZ / 20 : HZ / 2;
 	if (ret) {
 		*status = 0;
+		*delay = HZ / 2;
 		return ret;
 	}
-	return vtunerc_fe_read_status(fe, status);
+	ret = vtunerc_fe_read_status(fe, status);
+	*delay = vtunerc_fe_delay(ctx, *status);
+	return ret;
 }
 
 static enum dvbfe_algo vtunerc_fe_get_algo(struct dvb_frontend *fe)

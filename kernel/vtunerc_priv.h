@@ -86,6 +86,7 @@ struct vtunerc_ctx {
 	/* Last tune, as DVBv5 properties (VTUNER_EXT_GET_TUNE). */
 	struct vtuner_ext_tune tune;
 	bool tuned;
+	unsigned long tune_jiffies;	/* when it was sent */
 
 	/* Status pushed by user space (VTUNER_FEAT_STATUS). */
 	struct vtuner_ext_status status;
