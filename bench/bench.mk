@@ -3,7 +3,8 @@
 #   make bench        host benchmarks: data path vs. a raw TCP relay
 #                     (throughput, CPU s/GB, callgrind instructions/GB),
 #                     16 clients on one vtunerd; results in $(B)/bench/
-#   make bench-vm     the VM benchmarks of bench/vm/ (TCG, slow)
+#   make bench-vm     the VM benchmarks of bench/vm/ (TCG, slow; booted
+#                     with run.sh --bench: no slub_debug)
 # Uses B, CC, CFLAGS, BASE_CFLAGS and the vtunerd/vtunerc targets.
 BENCH_TOOLS := $(B)/bench/relay $(B)/bench/fe-latency $(B)/bench/dvr-reader
 BENCH_KVER  ?= 6.12.118+deb12-amd64
@@ -18,5 +19,6 @@ $(B)/bench/%: bench/%.c
 bench: bench-tools vtunerd vtunerc sim
 	B=$(B) bench/host.sh
 
-bench-vm: bench-tools vtunerd vtunerc
-	tests/vm/run.sh --kernel $(BENCH_KVER) --dir bench/vm
+bench-vm: bench-tools vtunerd vtunerc sim module tuner-tools vm-vidtv
+	VT_TEST_TIMEOUT=2400 tests/vm/run.sh --kernel $(BENCH_KVER) --build $(B) \
+		--bench --timeout 5000 --dir bench/vm

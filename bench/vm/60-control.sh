@@ -5,7 +5,10 @@
 # netns srv -> veth -> vtunerc in netns cli) with netem delay 0, 20 and
 # 100 ms on veth-c; then control round trips (vtunerd-probe --ping-ms 20)
 # while a full sim transponder flows.  Direct vidtv is measured before and
-# after (vtunerd holds its frontend in between).  Results: results.txt.
+# after (vtunerd holds its frontend in between).  The daemons log (-v) to
+# the guest's tmpfs, as to a local journal on a real machine; one more zap
+# run at 0 ms with their logs on the 9p share shows what a slow log costs.
+# Results: results.txt.
 set -uo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT
@@ -37,6 +40,7 @@ measure "vidtv-direct-before" 0
 vt_load
 wait_for /dev/dvb/adapter1/frontend0 10 || fail "virtual adapter missing"
 netns_setup
+VT_LOGDIR=$(mktemp -d /tmp/vtlogs.XXXXXX)
 vtunerd_start srv --adapter 0 --no-announce -l 10.99.0.1:5911
 vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
 for d in $DELAYS; do
@@ -53,6 +57,16 @@ done
 ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true
 daemon_stop cli
 daemon_stop srv
+cp "$VT_LOGDIR"/*.log "$VT_RESULTS/"
+# the same zaps at 0 ms with the daemons' logs on the 9p share
+VT_LOGDIR=$VT_RESULTS
+vtunerd_start srv9p --adapter 0 --no-announce -l 10.99.0.1:5911
+vtunerc_start cli9p /dev/vtunerc0 -s 10.99.0.1 -t 0
+say "# netem delay 0 ms, daemon logs on the 9p share"
+l=$("$BT/fe-latency" -a 1 -n "$Z" zap "$ON" "$OFF" 2>&1)
+echo "$l" | while read -r x; do say "vtuner-delay0-log9p $x"; done
+daemon_stop cli9p
+daemon_stop srv9p
 measure "vidtv-direct-after" 0
 
 # control round trips while a full transponder flows (40 Mbit/s DVB-S2)

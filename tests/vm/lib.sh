@@ -148,18 +148,20 @@ netns_cleanup() {
 	ip netns del cli 2>/dev/null || true
 }
 
+# The daemons log to $VT_LOGDIR/NAME.log (default $VT_RESULTS, which is on
+# the host's 9p share: every line a round trip to QEMU).
 # vtunerd_start NAME ARGS...: vtunerd in namespace srv; log NAME.log.
 vtunerd_start() {
 	local name=$1
 	shift
-	ip netns exec srv "$VTUNERD" -f -v "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	ip netns exec srv "$VTUNERD" -f -v "$@" >"${VT_LOGDIR:-$VT_RESULTS}/$name.log" 2>&1 &
 	echo $! >"$VT_RESULTS/$name.pid"
 	local i
 	for i in $(seq 50); do
 		ip netns exec srv ss -ltn 2>/dev/null | grep -q ":5911 " && return 0
 		sleep 0.1
 	done
-	cat "$VT_RESULTS/$name.log"
+	cat "${VT_LOGDIR:-$VT_RESULTS}/$name.log"
 	fail "vtunerd $name does not listen"
 }
 
@@ -168,7 +170,7 @@ vtunerd_start() {
 vtunerc_start() {
 	local name=$1 dev=$2
 	shift 2
-	ip netns exec cli "$VTUNERC" -f -v -d "$dev" "$@" >"$VT_RESULTS/$name.log" 2>&1 &
+	ip netns exec cli "$VTUNERC" -f -v -d "$dev" "$@" >"${VT_LOGDIR:-$VT_RESULTS}/$name.log" 2>&1 &
 	echo $! >"$VT_RESULTS/$name.pid"
 	local proc=/proc/${dev#/dev/} i
 	for i in $(seq 100); do
@@ -177,7 +179,7 @@ vtunerc_start() {
 		fi
 		sleep 0.1
 	done
-	cat "$VT_RESULTS/$name.log"
+	cat "${VT_LOGDIR:-$VT_RESULTS}/$name.log"
 	fail "vtunerc $name did not configure $dev"
 }
 

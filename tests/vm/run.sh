@@ -1,9 +1,11 @@
 #!/bin/bash
 # Boot a Debian kernel under QEMU (TCG) and run VM tests inside it.
 #   run.sh [--kernel K] [--build DIR] [--timeout SEC] [--results DIR]
-#          [--append 'extra cmdline'] [--dir TESTDIR] [TEST...]
+#          [--append 'extra cmdline'] [--dir TESTDIR] [--bench] [TEST...]
 # TEST is a name (01-vidtv), a file name (01-vidtv.sh) or a path to a
-# script in tests/vm/t/; none means all of them.  Prints one line per test,
+# script in tests/vm/t/; none means all of them.  --bench boots without
+# slub_debug (which poisons and checks every kernel allocation: right for
+# the tests, wrong for timing the network stack).  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
 # the VM died before every test reported (2 on usage errors).
 # Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300) and
@@ -14,13 +16,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "run.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kver=""
 build=$root/build
 timeout=""
 results=""
 append=""
+slub=slub_debug=FZPU
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kver=${2:?}; shift 2 ;;
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--results) results=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
+	--bench) slub=""; shift ;;
 	--dir) testdir=$(cd "${2:?}" && pwd) || die "no directory $2"; shift 2 ;;
 	-h | --help) usage ;;
 	--) shift; break ;;
@@ -127,7 +131,7 @@ touch "$results/.vt-results" "$results/status"
 # keeps that coherent at the price of ~25% speed.
 qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel "tcg,thread=single" -nic none
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic slub_debug=FZPU ${repo_export:+vt_repo=$repo_export }$append"
+	-append "console=ttyS0 quiet loglevel=5 panic=-1 panic_on_warn=1 oops=panic ${slub:+$slub }${repo_export:+vt_repo=$repo_export }$append"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=${results//,/,,},security_model=none"

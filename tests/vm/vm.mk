@@ -12,7 +12,7 @@ VM_TEST_FILES = $(sort $(if $(strip $(VM_TESTS)),\
 vm-vidtv:
 	@for k in $(KVERS); do tests/vm/build-vidtv.sh $$k $(B)/vidtv/$$k || exit 1; done
 
-check-vm: module vm-vidtv san
+check-vm: module vm-vidtv san bench-tools
 	@[ -n "$(KVERS)" ] || { echo "check-vm: no kernels (KVERS is empty)" >&2; exit 1; }
 	@[ -n "$(VM_TEST_FILES)" ] || { echo "check-vm: no test matches VM_TESTS='$(VM_TESTS)'" >&2; exit 1; }
 	@failed=""; \

@@ -2,11 +2,12 @@
 # dvbv5-zap tunes the virtual adapters and reports lock and DVBv5
 # statistics; the test tuner received exactly the tuning values, field by
 # field: DVB-S2 through a universal LNB (rolloff, pilot, stream id, tone,
-# voltage), DVB-T2 with a PLP, DVB-C.
+# voltage), DVB-T2 with a PLP, DVB-C.  An application that waits for
+# frontend events (POLLPRI, FE_GET_EVENT) gets each tune's lock as one.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 
-vt_load adapters=3
+vt_load adapters=4
 tuner_start s2 -d /dev/vtunerc0 --name "S2 tuner" --delsys dvbs2,dvbs \
 	--freq 1588000 --lock-delsys dvbs2 --symbol-rate 27500000 --tone on --voltage 18
 tuner_start t2 -d /dev/vtunerc1 --name "T2 tuner" --delsys dvbt2,dvbt \
@@ -99,6 +100,18 @@ cat /proc/vtunerc0
 grep -q "^owner: [0-9]* vt-testtuner" /proc/vtunerc0 || fail "/proc/vtunerc0 owner"
 grep -q "^tuned: yes" /proc/vtunerc0 || fail "/proc/vtunerc0 not tuned"
 
+# Frontend events: bench/fe-latency tunes DVB-T to 474 MHz (the tuner
+# locks there only) and to 530 MHz (no lock) three times and fails unless
+# each tune to 474 MHz brought an event with FE_HAS_LOCK within 5 s.
+make_ts ev.ts 2
+tuner_start t -d /dev/vtunerc3 --name "T tuner" --delsys dvbt \
+	--freq 474000000 --lock-delsys dvbt -t ev.ts --loop
+"$VT_BUILD/bench/fe-latency" -a 3 -n 3 zap 474000000 530000000 >ev.out 2>&1 ||
+	fail "frontend events: $(cat ev.out)"
+cat ev.out
+grep -q "^tune_to_lock_event n=3 " ev.out || fail "frontend events: no lock event"
+
 tuner_stop s2
 tuner_stop t2
 tuner_stop c
+tuner_stop t
