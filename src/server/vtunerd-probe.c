@@ -48,6 +48,39 @@ static int cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+/* latency samples, ns */
+struct lat {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void lat_add(struct lat *l, uint64_t ns)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v) {
+			fprintf(stderr, "vtunerd-probe: out of memory\n");
+			exit(1);
+		}
+	}
+	l->v[l->n++] = ns;
+}
+
+/* "WHAT: N, p50 X ms, p99 Y ms, max Z ms" */
+static void lat_print(const char *what, struct lat *l)
+{
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_u64);
+	printf("%s: %zu, p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", what, l->n,
+	       l->v[l->n / 2] / 1e6, l->v[l->n * 99 / 100] / 1e6,
+	       l->v[l->n - 1] / 1e6);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
 static uint32_t tune_seq;
 static uint32_t last_status;
 static bool seen_lock;
@@ -429,6 +462,9 @@ static void usage(void)
 "  -S, --seconds N         receive for N seconds (default 5)\n"
 "      --ping-ms N         while receiving, send a KEEPALIVE on the control\n"
 "                          connection every N ms and report the round trips\n"
+"      --retune-ms N       while receiving, repeat the --tune (a new tune\n"
+"                          sequence number) every N ms and report the TUNE\n"
+"                          round trips and the time to its first TS frame\n"
 "  -o, --out FILE          write the received TS to FILE\n"
 "  -v, --verbose           print every STATUS\n"
 "  -h, --help              this text\n"
@@ -450,6 +486,7 @@ int main(int argc, char **argv)
 		{ "tune", required_argument, NULL, 'T' },
 		{ "pids", required_argument, NULL, 'p' },
 		{ "seconds", required_argument, NULL, 'S' },
+		{ "retune-ms", required_argument, NULL, 'R' },
 		{ "ping-ms", required_argument, NULL, 'P' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -459,9 +496,11 @@ int main(int argc, char **argv)
 	const char *server = "127.0.0.1:5911", *out_path = NULL;
 	const char *tune_spec = NULL, *pids_spec = NULL;
 	int voltage = -1, tone = -1, burst = -1, opt, n;
-	unsigned int tuner = 0, seconds = 5, i, k, ping_ms = 0;
-	uint64_t next_ping = 0, *rtt = NULL;
-	size_t nrtt = 0, rtt_cap = 0;
+	unsigned int tuner = 0, seconds = 5, i, k, ping_ms = 0, retune_ms = 0;
+	uint64_t next_ping = 0, next_retune = 0, tune_sent = 0;
+	uint32_t tune_reqid = 0;
+	bool first_ts_due = false;
+	struct lat rtt = { 0 }, tune_rtt = { 0 }, tune_ts = { 0 };
 	struct vtp_diseqc diseqc = { .len = 0 };
 	bool list = false, want_ts;
 	static uint8_t buf[VTP_MAX_FRAME];
@@ -518,6 +557,11 @@ int main(int argc, char **argv)
 			if (*e || !*optarg || !ping_ms)
 				usage_error("--ping-ms: '%s': expected a positive number", optarg);
 			break;
+		case 'R':
+			retune_ms = (unsigned int)strtoul(optarg, &e, 10);
+			if (*e || !*optarg || !retune_ms)
+				usage_error("--retune-ms: '%s': expected a positive number", optarg);
+			break;
 		case 'o': out_path = optarg; break;
 		case 'v': verbose++; break;
 		case 'h': usage(); return 0;
@@ -528,6 +572,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (retune_ms && !tune_spec)
+		usage_error("--retune-ms needs --tune");
 	msg = malloc(sizeof(*msg));
 	ctl.rd = malloc(sizeof(*ctl.rd));
 	dat.rd = malloc(sizeof(*dat.rd));
@@ -632,6 +678,7 @@ int main(int argc, char **argv)
 	start = now_ns();
 	end = start + (uint64_t)seconds * 1000000000ull;
 	next_ping = start;
+	next_retune = start + retune_ms * 1000000ull;
 	while (now_ns() < end) {
 		struct pollfd p[2] = {
 			{ .fd = ctl.fd, .events = POLLIN },
@@ -652,6 +699,25 @@ int main(int argc, char **argv)
 				left = (int)((next_ping - t) / 1000000) + 1;
 		}
 
+		/* the next retune once the last one was answered and streams */
+		if (retune_ms && !tune_reqid && !first_ts_due) {
+			uint64_t t = now_ns();
+
+			if (t >= next_retune) {
+				tune->seq = ++tune_seq;
+				tune_reqid = reqid();
+				n = vtp_encode_tune(buf, sizeof(buf), tune_reqid,
+						    tune);
+				send_all(&ctl, buf, n);
+				tune_sent = t;
+				/* without PIDs no TS comes: only the replies */
+				first_ts_due = pids->num > 0;
+				next_retune = t + retune_ms * 1000000ull;
+			} else if ((int)((next_retune - t) / 1000000) + 1 < left) {
+				left = (int)((next_retune - t) / 1000000) + 1;
+			}
+		}
+
 		if (poll(p, 2, left) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (p[0].revents) {
@@ -659,14 +725,18 @@ int main(int argc, char **argv)
 				if (msg->hdr.type == VTP_STATUS)
 					on_status(&msg->u.status);
 				else if (msg->hdr.type == VTP_KEEPALIVE_REPLY &&
-					 ping_ms) {
-					if (nrtt == rtt_cap) {
-						rtt_cap = rtt_cap ? 2 * rtt_cap : 256;
-						rtt = realloc(rtt, rtt_cap * sizeof(*rtt));
-						if (!rtt)
-							die("out of memory");
-					}
-					rtt[nrtt++] = now_ns() - msg->u.stamp;
+					 ping_ms)
+					lat_add(&rtt, now_ns() - msg->u.stamp);
+				else if (tune_reqid &&
+					 msg->hdr.type == VTP_ERROR &&
+					 msg->u.error.reqid == tune_reqid)
+					die("TUNE: error %u: %s",
+					    msg->u.error.err, msg->u.error.msg);
+				else if (tune_reqid &&
+					 msg->hdr.type == VTP_OK &&
+					 msg->hdr.reqid == tune_reqid) {
+					lat_add(&tune_rtt, now_ns() - tune_sent);
+					tune_reqid = 0;
 				} else if (msg->hdr.type == VTP_KEEPALIVE) {
 					n = vtp_encode_keepalive_reply(buf,
 						sizeof(buf), msg->hdr.reqid,
@@ -690,6 +760,10 @@ int main(int argc, char **argv)
 					stale++;
 					continue;
 				}
+				if (first_ts_due && tune_sent) {
+					lat_add(&tune_ts, now_ns() - tune_sent);
+					first_ts_due = false;
+				}
 				frames++;
 				packets += msg->u.ts.len / VTP_TS_PACKET;
 				if (out && fwrite(msg->u.ts.data, 1,
@@ -709,13 +783,9 @@ int main(int argc, char **argv)
 		       secs, packets * 188 * 8 / secs / 1e6,
 		       (unsigned long long)stale);
 	}
-	if (ping_ms && nrtt) {
-		qsort(rtt, nrtt, sizeof(*rtt), cmp_u64);
-		printf("control round trips: %zu, p50 %.3f ms, p99 %.3f ms, "
-		       "max %.3f ms\n", nrtt, rtt[nrtt / 2] / 1e6,
-		       rtt[nrtt * 99 / 100] / 1e6, rtt[nrtt - 1] / 1e6);
-	}
-	free(rtt);
+	lat_print("control round trips", &rtt);
+	lat_print("tune round trips", &tune_rtt);
+	lat_print("tune to first TS frame", &tune_ts);
 	r = reqid();
 	request(&ctl, buf, vtp_encode_close_tuner(buf, sizeof(buf), r), r,
 		VTP_OK, "CLOSE_TUNER");
