@@ -75,9 +75,10 @@ int main(int argc, char **argv)
 			{ .cmd = DTV_DELIVERY_SYSTEM, .u.data = SYS_DVBC_ANNEX_A },
 			{ .cmd = DTV_FREQUENCY, .u.data = (uint32_t)freq },
 			{ .cmd = DTV_SYMBOL_RATE, .u.data = 6900000 },
+			{ .cmd = DTV_MODULATION, .u.data = QAM_AUTO },
 			{ .cmd = DTV_TUNE },
 		};
-		struct dtv_properties ps = { .num = 5, .props = p };
+		struct dtv_properties ps = { .num = 6, .props = p };
 		fe_status_t st = 0;
 		int fe;
 
