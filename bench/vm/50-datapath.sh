@@ -14,7 +14,8 @@
 # and in both cases bench/dvr-reader tunes adapter N (DVB-C) and reads all
 # PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
 # R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
-# BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults.
+# BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults;
+# BENCH_VTUNERD_B adds the net path once more with another vtunerd binary.
 # Results: results.txt.
 set -uo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -167,20 +168,31 @@ for k in $COUNTS; do
 	done
 done
 
-case $PATHS in *" net "*) ;; *) exit 0 ;; esac
-vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
-	--no-announce -l 10.99.0.1:5911
-maxk=0
-for k in $COUNTS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
-for i in $(seq 0 $((maxk - 1))); do
-	vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
-done
-for k in $COUNTS; do
-	for r in $RATES; do
-		say "| net | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+# net_all LABEL: the net path with $VTUNERD for every count and rate
+net_all() {
+	local label=$1 maxk=0 i k r
+	vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
+		--no-announce -l 10.99.0.1:5911
+	for k in $COUNTS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
+	for i in $(seq 0 $((maxk - 1))); do
+		vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
 	done
-done
-grep -h 'dropped\|too slow' srv.log | tail -n 3 || true
-for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
-daemon_stop srv
+	for k in $COUNTS; do
+		for r in $RATES; do
+			say "| $label | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+		done
+	done
+	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_RESULTS/srv.log") 'not read in time'; clients lost their session $(cat "$VT_RESULTS"/cli*.log | grep -c 'lost:') times"
+	for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
+	daemon_stop srv
+	mkdir -p "$VT_RESULTS/$label"
+	mv "$VT_RESULTS/srv.log" "$VT_RESULTS"/cli*.log "$VT_RESULTS/$label/"
+}
+case $PATHS in *" net "*) net_all net ;; esac
+# BENCH_VTUNERD_B=/path/to/another/vtunerd: the net path again with it
+# (an A/B of two builds in one boot)
+if [ -n "${BENCH_VTUNERD_B:-}" ]; then
+	VTUNERD=$BENCH_VTUNERD_B
+	net_all net-b
+fi
 exit 0

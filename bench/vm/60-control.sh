@@ -5,8 +5,8 @@
 # netns srv -> veth -> vtunerc in netns cli) with netem delay 0, 20 and
 # 100 ms on veth-c (the daemons connect after the delay is set; one more
 # run raises it to 100 ms under live connections); then control round
-# trips (vtunerd-probe --ping-ms 20)
-# while a full sim transponder flows.  Direct vidtv is measured before and
+# trips and retunes (vtunerd-probe --ping-ms 20 --retune-ms 200) on an
+# 80 Mbit/s sim transponder, idle and while all of it flows.  Direct vidtv is measured before and
 # after (vtunerd holds its frontend in between).  The daemons log (-v) to
 # the guest's tmpfs, as to a local journal on a real machine; one more zap
 # run at 0 ms with their logs on the 9p share shows what a slow log costs.
@@ -88,9 +88,27 @@ daemon_stop cli9p
 daemon_stop srv9p
 measure "vidtv-direct-after" 0
 
-# control round trips while a full transponder flows (40 Mbit/s DVB-S2)
-ip netns exec srv "$VTUNERD" -f --sim --sim-tuners 1 --no-announce \
-	-l 10.99.0.1:5912 >sim.log 2>&1 &
+# control round trips (KEEPALIVE every 20 ms) and retunes (the same
+# tune every 200 ms: TUNE -> OK, and TUNE -> its first TS frame) on a
+# full 80 Mbit/s DVB-C transponder, idle (no PIDs) and flowing (all PIDs)
+cat >/tmp/c80.conf <<'C'
+[transponder C80]
+delsys = DVBC
+frequency = 418000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 80
+bitrate = 80000000
+[service S80]
+id = 801
+type = tv
+pmt_pid = 0x100
+video_pid = 0x101
+audio_pid = 0x102
+video_bitrate = 60000000
+C
+ip netns exec srv "$VTUNERD" -f --sim --sim-tuners 1 --sim-config /tmp/c80.conf \
+	--no-announce -l 10.99.0.1:5912 >sim.log 2>&1 &
 sleep 1
 for d in $DELAYS; do
 	if [ "$d" = 0 ]; then
@@ -99,12 +117,12 @@ for d in $DELAYS; do
 		ip netns exec cli tc qdisc replace dev veth-c root netem delay "${d}ms"
 	fi
 	for p in none all; do
-		l=$(ip netns exec cli "$VT_BUILD/server/vtunerd-probe" -s 10.99.0.1:5912 \
-			--voltage 18 --tone off \
-			--tune 'DELIVERY_SYSTEM=DVBS2 FREQUENCY=1612000 SYMBOL_RATE=22000000' \
-			$([ $p = all ] && echo --pids all) --seconds 5 --ping-ms 20 2>&1 |
-			grep -i 'round trips' | tail -n 1)
-		say "probe delay$d pids=$p $l"
+		ip netns exec cli "$VT_BUILD/server/vtunerd-probe" -s 10.99.0.1:5912 \
+			--tune 'DELIVERY_SYSTEM=DVBC FREQUENCY=418000000 SYMBOL_RATE=6900000' \
+			$([ $p = all ] && echo --pids all) --seconds 5 --ping-ms 20 \
+			--retune-ms 200 >probe.out 2>&1
+		grep -i 'received\|round trips\|first TS' probe.out |
+			while read -r l; do say "probe delay$d pids=$p $l"; done
 	done
 done
 exit 0
