@@ -745,8 +745,15 @@ int main(int argc, char **argv)
 				}
 			}
 		}
+		/*
+		 * A bounded batch of TS frames, then the control connection
+		 * again: its replies are timed and must not wait behind a
+		 * long burst of TS.
+		 */
 		if (p[1].revents) {
-			while (next_frame(&dat, 0)) {
+			unsigned int batch = 0;
+
+			while (batch++ < 16 && next_frame(&dat, 0)) {
 				if (msg->hdr.type == VTP_KEEPALIVE) {
 					n = vtp_encode_keepalive_reply(buf,
 						sizeof(buf), msg->hdr.reqid,
