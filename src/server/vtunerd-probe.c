@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -124,7 +126,7 @@ static int dial(const char *spec)
 {
 	char host[256], *port;
 	struct addrinfo hints, *res, *ai;
-	int fd = -1, err;
+	int fd = -1, err, one = 1;
 
 	if (spec[0] == '[') {
 		snprintf(host, sizeof(host), "%s", spec + 1);
@@ -159,6 +161,12 @@ static int dial(const char *spec)
 	freeaddrinfo(res);
 	if (fd < 0)
 		die("connect %s: %s", spec, strerror(errno));
+	/*
+	 * As vtunerc: a request goes out at once, not after the ACK of the
+	 * previous one (Nagle), which added up to a round trip to the
+	 * timed round trips over a delayed link.
+	 */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	return fd;
 }
 
