@@ -21,6 +21,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <linux/dvb/frontend.h>
+
 #include "common/log.h"
 #include "server/server.h"
 
@@ -553,17 +555,19 @@ static void vtd_timer(struct vtd_server *srv)
 	for (c = srv->conns; c; c = c->next) {
 		struct vtd_session *s = c->sess;
 		uint64_t since;
+		bool hunting;
 
 		if (c->dead || c->kind != CONN_CONTROL || !s || !s->tuner)
 			continue;
 		since = (now - s->tune_ns) / 1000000ull;
-		if (since < VTD_STATUS_FIRST_WINDOW_MS)
+		/* fast until the new tune's lock is pushed, 3 s at most */
+		hunting = since < VTD_STATUS_FAST_WINDOW_MS &&
+			  !(s->status_sent && (s->last_status & FE_HAS_LOCK));
+		if (hunting && since < VTD_STATUS_FIRST_WINDOW_MS)
 			period = VTD_STATUS_FIRST_MS;
-		else if (since < VTD_STATUS_FAST_WINDOW_MS &&
-			 period > VTD_STATUS_FAST_MS)
+		else if (hunting && period > VTD_STATUS_FAST_MS)
 			period = VTD_STATUS_FAST_MS;
-		else if (since >= VTD_STATUS_FAST_WINDOW_MS &&
-			 now - s->last_poll_ns <
+		else if (!hunting && now - s->last_poll_ns <
 			 (VTD_STATUS_POLL_MS - 1) * 1000000ull)
 			continue;
 		s->last_poll_ns = now;

@@ -25,9 +25,10 @@
 #define VTD_SMALL_QUEUE		(64 * 1024)	/* before HELLO / ATTACH */
 #define VTD_STATUS_POLL_MS	100		/* frontend status poll */
 /*
- * For a while after a tune the frontend is polled every VTD_STATUS_FAST_MS,
- * so that a lock reaches the client within a few ms rather than half a
- * poll period later (it dominates the zap time otherwise).
+ * After a tune, until its lock has been pushed (VTD_STATUS_FAST_WINDOW_MS
+ * at most), the frontend is polled every VTD_STATUS_FAST_MS, so that a
+ * lock reaches the client within a few ms rather than half a poll period
+ * later (it dominates the zap time otherwise).
  */
 #define VTD_STATUS_FAST_MS	5
 #define VTD_STATUS_FAST_WINDOW_MS	3000
