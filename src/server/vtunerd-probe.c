@@ -507,7 +507,7 @@ int main(int argc, char **argv)
 	unsigned int tuner = 0, seconds = 5, i, k, ping_ms = 0, retune_ms = 0;
 	uint64_t next_ping = 0, next_retune = 0, tune_sent = 0;
 	uint32_t tune_reqid = 0;
-	bool first_ts_due = false;
+	bool first_ts_due = false, ts_left = false;
 	struct lat rtt = { 0 }, tune_rtt = { 0 }, tune_ts = { 0 };
 	struct vtp_diseqc diseqc = { .len = 0 };
 	bool list = false, want_ts;
@@ -726,6 +726,8 @@ int main(int argc, char **argv)
 			}
 		}
 
+		if (ts_left)	/* frames still in the reader: no waiting */
+			left = 0;
 		if (poll(p, 2, left) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (p[0].revents) {
@@ -758,10 +760,11 @@ int main(int argc, char **argv)
 		 * again: its replies are timed and must not wait behind a
 		 * long burst of TS.
 		 */
-		if (p[1].revents) {
+		if (p[1].revents || ts_left) {
 			unsigned int batch = 0;
 
-			while (batch++ < 16 && next_frame(&dat, 0)) {
+			/* ts_left: the batch ended with frames perhaps left */
+			while (!(ts_left = batch++ == 16) && next_frame(&dat, 0)) {
 				if (msg->hdr.type == VTP_KEEPALIVE) {
 					n = vtp_encode_keepalive_reply(buf,
 						sizeof(buf), msg->hdr.reqid,
