@@ -321,7 +321,7 @@ static bool sim_wanted(const struct sim_tuner *s, const uint8_t *pkt)
 static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 {
 	struct sim_tuner *s = sim_of(t);
-	uint64_t expirations, due, now, limit, tick;
+	uint64_t expirations, due, now, limit, tick, pps;
 	size_t npkts, i, out;
 
 	if (read(s->timer_fd, &expirations, sizeof(expirations)) < 0 &&
@@ -333,11 +333,9 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 	if (!s->mux)
 		return -EAGAIN;
 	now = vtd_now_ns();
-	limit = vts_mux_bitrate(s->mux) / (8 * VTS_TS_SIZE) /
-		VTD_SIM_BACKLOG_DIV;
-	/* packets one tick makes */
-	tick = vts_mux_bitrate(s->mux) / (8 * VTS_TS_SIZE) *
-	       VTD_SIM_TICK_MS / 1000;
+	pps = vts_mux_bitrate(s->mux) / (8 * VTS_TS_SIZE);
+	limit = pps / VTD_SIM_BACKLOG_DIV;
+	tick = pps * VTD_SIM_TICK_MS / 1000;	/* packets one tick makes */
 	if (limit < VTD_SIM_BACKLOG_PKTS)
 		limit = VTD_SIM_BACKLOG_PKTS;
 	s->skipped += vts_mux_limit_backlog(s->mux, now, limit);
