@@ -5,8 +5,9 @@
  *
  *   relay send HOST:PORT FILE RATE SECONDS
  *	connect, then write FILE (mapped, looped) at RATE
- *	bit/s (0: as fast as the socket takes it) for SECONDS, in 10 ms
- *	ticks like the simulated tuner, 192512-byte writes (1024 packets,
+ *	bit/s (0: as fast as the socket takes it) for SECONDS: on each
+ *	absolute 10 ms tick, like the simulated tuner, all bytes due by
+ *	then, in 192512-byte writes (1024 packets,
  *	the largest TS chunk vtunerd reads); prints the bytes sent.
  *   relay recv [ADDR:]PORT OUT
  *	listen on ADDR:PORT (default 127.0.0.1), accept one connection, copy
@@ -33,6 +34,7 @@
 
 #define CHUNK	(1024 * 188)
 #define RBUF	(256 * 1024)
+#define TICK_NS	10000000u
 
 static uint64_t now_ns(void)
 {
@@ -74,7 +76,7 @@ static int do_send(const char *hostport, const char *file, double rate,
 	char host[64];
 	const char *colon = strrchr(hostport, ':');
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	uint64_t start, end, sent = 0, pos = 0;
+	uint64_t start, end, tick, sent = 0, pos = 0;
 	struct stat st;
 	const uint8_t *data;
 	size_t size;
@@ -101,21 +103,33 @@ static int do_send(const char *hostport, const char *file, double rate,
 		return perror("connect"), 1;
 	start = now_ns();
 	end = start + (uint64_t)(secs * 1e9);
+	tick = start;
 	for (;;) {
-		uint64_t t = now_ns(), due;
+		uint64_t due;
 
-		if (t >= end)
-			break;
 		if (rate > 0) {
-			due = (uint64_t)((double)(t - start) * rate / 8e9);
-			due = due / 188 * 188;
-			if (due <= sent) {
-				struct timespec ts = { 0, 10000000 };
+			/*
+			 * Like the simulated tuner: wake on an absolute 10 ms
+			 * tick, write everything due by it, sleep again.  (Not
+			 * "write what is due by now" in a loop: at high rates
+			 * that never sleeps and degenerates into a busy loop of
+			 * small writes.)
+			 */
+			struct timespec ts;
 
-				nanosleep(&ts, NULL);
-				continue;
-			}
+			tick += TICK_NS;
+			if (tick > end)
+				break;
+			ts.tv_sec = (time_t)(tick / 1000000000u);
+			ts.tv_nsec = (long)(tick % 1000000000u);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					       &ts, NULL) == EINTR)
+				;
+			due = (uint64_t)((double)(tick - start) * rate / 8e9);
+			due = due / 188 * 188;
 		} else {
+			if (now_ns() >= end)
+				break;
 			due = sent + CHUNK;
 		}
 		while (sent < due) {
