@@ -79,17 +79,6 @@ static int sim_arm(struct sim_tuner *s, bool on)
 	return 0;
 }
 
-/* the next expiration now, then every tick again */
-static void sim_kick(struct sim_tuner *s)
-{
-	struct itimerspec its;
-
-	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_nsec = VTD_SIM_TICK_MS * 1000000L;
-	its.it_value.tv_nsec = 1;
-	timerfd_settime(s->timer_fd, 0, &its, NULL);
-}
-
 static int sim_open(struct vtd_tuner *t)
 {
 	struct sim_tuner *s = sim_of(t);
@@ -318,24 +307,36 @@ static bool sim_wanted(const struct sim_tuner *s, const uint8_t *pkt)
 	return s->full_ts || (s->pidmap[pid >> 3] & (1u << (pid & 7)));
 }
 
-static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
+/*
+ * Nothing due: consume the timer's expirations, so that the (level
+ * triggered) poll waits for the next tick.  Only here: while packets are
+ * due, the undrained timer keeps the server reading at once, and a
+ * wake-up costs one read() of the timer instead of one a read_ts().
+ */
+static ssize_t sim_idle(struct sim_tuner *s)
 {
-	struct sim_tuner *s = sim_of(t);
-	uint64_t expirations, due, now, limit, tick, pps;
-	size_t npkts, i, out;
+	uint64_t expirations;
 
 	if (read(s->timer_fd, &expirations, sizeof(expirations)) < 0 &&
 	    errno != EAGAIN)
 		return -errno;
+	return -EAGAIN;
+}
+
+static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
+{
+	struct sim_tuner *s = sim_of(t);
+	uint64_t due, now, limit, pps;
+	size_t npkts, i, out;
+
 	/* A SEC change or a failed tune dropped the lock. */
 	if (s->mux && s->fe.locked != s->tp)
 		sim_stop_mux(s);
 	if (!s->mux)
-		return -EAGAIN;
+		return sim_idle(s);
 	now = vtd_now_ns();
 	pps = vts_mux_bitrate(s->mux) / (8 * VTS_TS_SIZE);
 	limit = pps / VTD_SIM_BACKLOG_DIV;
-	tick = pps * VTD_SIM_TICK_MS / 1000;	/* packets one tick makes */
 	if (limit < VTD_SIM_BACKLOG_PKTS)
 		limit = VTD_SIM_BACKLOG_PKTS;
 	s->skipped += vts_mux_limit_backlog(s->mux, now, limit);
@@ -351,11 +352,13 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 	for (;;) {
 		due = vts_mux_due(s->mux, now);
 		if (due == 0)
-			return -EAGAIN;
+			return sim_idle(s);
 		npkts = max / VTS_TS_SIZE;
 		if (npkts > due)
 			npkts = due;
 		vts_mux_fill(s->mux, buf, npkts);
+		if (s->full_ts)
+			return (ssize_t)(npkts * VTS_TS_SIZE);
 		for (i = 0, out = 0; i < npkts; i++) {
 			const uint8_t *pkt = buf + i * VTS_TS_SIZE;
 
@@ -365,21 +368,8 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 				memmove(buf + out * VTS_TS_SIZE, pkt, VTS_TS_SIZE);
 			out++;
 		}
-		if (out) {
-			/*
-			 * Behind by more than a tick (a transponder faster
-			 * than the server's reads per wake-up drain): fire
-			 * the timer again at once instead of in a tick, so the
-			 * backlog goes out as fast as the connection takes it.
-			 * Not for a mere remainder, which the reads that
-			 * follow in the same wake-up take (a timerfd_settime()
-			 * a read: most of the sim's system calls at
-			 * 800 Mbit/s, BENCHMARKS.md).
-			 */
-			if (due - npkts > tick)
-				sim_kick(s);
+		if (out)
 			return (ssize_t)(out * VTS_TS_SIZE);
-		}
 	}
 }
 

@@ -88,6 +88,8 @@ struct vts_file {
 	uint8_t *data;
 	size_t npkts;
 	size_t pos;
+	uint32_t *fix;		/* packets whose CC changes at the loop point */
+	size_t nfix;
 };
 
 struct vts_mux {
@@ -475,9 +477,14 @@ static uint64_t vts_psi_due(const struct vts_psi *ps)
 	return ps->qpos < ps->qlen ? ps->queue_due : ps->next_due;
 }
 
+static uint16_t vts_pkt_pid(const uint8_t *pkt)
+{
+	return (pkt[1] & 0x1f) << 8 | pkt[2];
+}
+
 static void vts_put_cc(struct vts_mux *m, uint8_t *pkt)
 {
-	uint16_t pid = (pkt[1] & 0x1f) << 8 | pkt[2];
+	uint16_t pid = vts_pkt_pid(pkt);
 
 	pkt[3] = (pkt[3] & 0xf0) | m->cc[pid];
 	if (pkt[3] & 0x10)
@@ -644,27 +651,83 @@ static void vts_send_next(struct vts_mux *m, uint8_t *pkt)
 /* ---- a TS file in a loop ---- */
 
 /*
+ * The file's continuity counters are renumbered once when it is loaded
+ * (vts_file_prepare()), so that one pass is continuous in itself.  At the
+ * loop point every PID whose count of payload packets in the file is not
+ * a multiple of 16 would jump: the counters of its packets (listed in
+ * f->fix) advance by that count, in place, once a loop; the rest is never
+ * touched, and the stream is what counting every packet would give.
+ */
+static void vts_file_wrap(struct vts_mux *m)
+{
+	struct vts_file *f = &m->file;
+	size_t i;
+
+	for (i = 0; i < f->nfix; i++) {
+		uint8_t *pkt = f->data + (size_t)f->fix[i] * VTS_TS_SIZE;
+
+		pkt[3] = (pkt[3] & 0xf0) |
+			 ((pkt[3] + m->cc[vts_pkt_pid(pkt)]) & 0x0f);
+	}
+}
+
+/*
  * The next npkts packets of the file: copied in runs up to its end (one
- * memcpy() a run, not one a packet: the sim at 800 Mbit/s spent a quarter
- * of its time here, BENCHMARKS.md), then the continuity counters made
- * continuous over the loop point.
+ * memcpy() a run: the sim at 800 Mbit/s spent a quarter of its time in a
+ * copy a packet, BENCHMARKS.md), the counters fixed at each loop point.
  */
 static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 {
 	struct vts_file *f = &m->file;
-	size_t run, i;
+	size_t run;
 
 	while (npkts) {
 		run = f->npkts - f->pos < npkts ? f->npkts - f->pos : npkts;
 		memcpy(buf, f->data + f->pos * VTS_TS_SIZE, run * VTS_TS_SIZE);
-		for (i = 0; i < run; i++)
-			vts_put_cc(m, buf + i * VTS_TS_SIZE);
 		f->pos += run;
-		if (f->pos == f->npkts)
+		if (f->pos == f->npkts) {
 			f->pos = 0;
+			vts_file_wrap(m);
+		}
 		buf += run * VTS_TS_SIZE;
 		npkts -= run;
 	}
+}
+
+/*
+ * Renumber the counters of the loaded file from 0 (vts_put_cc() on every
+ * packet but the null PID's, whose counter means nothing), leaving in
+ * m->cc[pid] how far each PID's counter moves a loop, and list the packets
+ * of the PIDs where that is not a multiple of 16.
+ */
+static int vts_file_prepare(struct vts_mux *m)
+{
+	struct vts_file *f = &m->file;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->npkts; i++) {
+		uint8_t *pkt = f->data + i * VTS_TS_SIZE;
+
+		if (vts_pkt_pid(pkt) != VTS_NULL_PID)
+			vts_put_cc(m, pkt);
+	}
+	for (i = 0; i < f->npkts; i++) {
+		uint16_t pid = vts_pkt_pid(f->data + i * VTS_TS_SIZE);
+
+		n += pid != VTS_NULL_PID && m->cc[pid];
+	}
+	if (!n)
+		return 0;
+	f->fix = malloc(n * sizeof(*f->fix));
+	if (!f->fix)
+		return -1;
+	for (i = 0; i < f->npkts; i++) {
+		uint16_t pid = vts_pkt_pid(f->data + i * VTS_TS_SIZE);
+
+		if (pid != VTS_NULL_PID && m->cc[pid])
+			f->fix[f->nfix++] = (uint32_t)i;
+	}
+	return 0;
 }
 
 static bool vts_pkt_pcr(const uint8_t *p, uint64_t *pcr)
@@ -713,7 +776,8 @@ static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
 	int fd;
 
 	fd = open(path, O_RDONLY);
-	if (fd >= 0 && !fstat(fd, &st) && st.st_size >= VTS_TS_SIZE) {
+	if (fd >= 0 && !fstat(fd, &st) && st.st_size >= VTS_TS_SIZE &&
+	    st.st_size / VTS_TS_SIZE <= UINT32_MAX) {
 		f->npkts = st.st_size / VTS_TS_SIZE;
 		f->data = malloc(f->npkts * VTS_TS_SIZE);
 		if (f->data)
@@ -731,6 +795,10 @@ static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
 				 path, i);
 			return -1;
 		}
+	}
+	if (vts_file_prepare(m) < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
 	}
 	m->bitrate = vts_file_bitrate(f);
 	if (!m->bitrate)
@@ -829,6 +897,7 @@ void vts_mux_free(struct vts_mux *m)
 	if (m->dvbpsi)
 		dvbpsi_delete(m->dvbpsi);
 	free(m->file.data);
+	free(m->file.fix);
 	free(m);
 }
 
