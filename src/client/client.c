@@ -71,6 +71,7 @@ static struct client {
 	struct vc_ctrl ctrl;	/* fd -1 with --sink */
 	int ts_fd;		/* where TS goes: ctrl.fd or the sink */
 	int tfd, sfd;
+	uint64_t timer_at;	/* what tfd is armed for, 0: nothing */
 	bool stop;
 	int exit_code;
 
@@ -731,7 +732,7 @@ static void conn_input(struct vc_conn *c)
 			if (!on_frame(c, &msg) || c->fd < 0)
 				return;
 		}
-		if (n < 16384)
+		if (c->rd->drained)
 			return;
 	}
 }
@@ -1027,12 +1028,16 @@ static uint64_t next_deadline(void)
 	return t;
 }
 
+/* Arm the timer for at, unless it already is (a system call a wake-up). */
 static void arm_timer(uint64_t at)
 {
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 
 	if (!at)
 		at = 1;
+	if (at == C.timer_at)
+		return;
+	C.timer_at = at;
 	its.it_value.tv_sec = at / SEC;
 	its.it_value.tv_nsec = at % SEC;
 	timerfd_settime(C.tfd, TFD_TIMER_ABSTIME, &its, NULL);
@@ -1210,6 +1215,7 @@ int client_run(const struct vc_opts *o, int ready_fd)
 			if (read(C.tfd, &ticks, sizeof(ticks)) < 0 &&
 			    errno != EAGAIN)
 				vt_debug("timerfd: %s", strerror(errno));
+			C.timer_at = 0;	/* expired: arm it again */
 		}
 		if (i_ctrl >= 0 && (pfd[i_ctrl].revents & (POLLPRI | POLLIN)))
 			ctrl_event();

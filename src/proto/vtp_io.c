@@ -54,6 +54,7 @@ ssize_t vtp_reader_fill(struct vtp_reader *r, int fd)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
+	r->drained = (size_t)n < room;
 	vtp_reader_commit(r, n);
 	return n;
 }

@@ -11,6 +11,7 @@
 #ifndef VTP_IO_H
 #define VTP_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -29,6 +30,8 @@
 struct vtp_reader {
 	size_t start;		/* first byte not yet decoded */
 	size_t end;		/* first free byte */
+	bool drained;		/* the last fill read less than it had room
+				 * for: the socket was empty then */
 	uint8_t buf[VTP_READER_SIZE];
 };
 
@@ -41,7 +44,11 @@ void vtp_reader_init(struct vtp_reader *r);
 uint8_t *vtp_reader_space(struct vtp_reader *r, size_t *room);
 void vtp_reader_commit(struct vtp_reader *r, size_t n);
 
-/* One read(): bytes read, 0 at end of file, or -errno (-EAGAIN ...). */
+/*
+ * One read(): bytes read, 0 at end of file, or -errno (-EAGAIN ...).  A
+ * read shorter than the room sets r->drained: a stream socket had no more
+ * then, and polling again saves the read() that would fail with EAGAIN.
+ */
 ssize_t vtp_reader_fill(struct vtp_reader *r, int fd);
 
 /*
