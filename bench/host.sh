@@ -153,16 +153,18 @@ vt_run() {
 	echo "$1 $6 ${8#(} $(calc "$d1 - $d0" 2) $c1"
 }
 
-# relay_run RATE SECS [WRAP]: relay send -> relay recv, same output.
+# relay_run RATE SECS [WRAP] [read]: relay send -> relay recv, same output;
+# "read": the sender pread()s every chunk into a buffer (a copy, as from a
+# dvr device) instead of writing from the file's mapping.
 relay_run() {
-	local rate=$1 secs=$2 wrap=${3:-} r rl sl
+	local rate=$1 secs=$2 wrap=${3:-} mode=${4:-} r rl sl
 	local -a sw=() rw=()
 	case $wrap in d:*) read -ra sw <<<"${wrap#d:}" ;; c:*) read -ra rw <<<"${wrap#c:}" ;; esac
 	${rw[@]+"${rw[@]}"} "$RELAY" recv "$PORT" /dev/null >"$out/recv.log" 2>&1 &
 	r=$!
 	pids+=("$r")
 	wait_listen "$PORT"
-	${sw[@]+"${sw[@]}"} "$RELAY" send "127.0.0.1:$PORT" "$out/ts800.ts" "$rate" "$secs" >"$out/send.log" 2>&1
+	${sw[@]+"${sw[@]}"} "$RELAY" send "127.0.0.1:$PORT" "$out/ts800.ts" "$rate" "$secs" $mode >"$out/send.log" 2>&1
 	wait "$r"
 	# "received N bytes in T s cpu C s"
 	rl=$(grep '^received' "$out/recv.log" || true)
@@ -182,13 +184,15 @@ say "# ROUNDS=$ROUNDS SECS=$SECS; every line: bytes secs Mbit/s cpu_sender_s cpu
 
 # ---- 1. throughput and CPU, interleaved ------------------------------------
 declare -A R
-cases="relay-max relay-4g vt-file-4g relay-800 vt-file-800 vt-gen-800"
+cases="relay-max relay-4g relay-4g-read vt-file-4g relay-800 relay-800-read vt-file-800 vt-gen-800"
 for round in $(seq "$ROUNDS"); do
 	for k in $cases; do
 		case $k in
 		relay-max) l=$(relay_run 0 "$SECS") ;;
 		relay-4g) l=$(relay_run 4000000000 "$SECS") ;;
 		relay-800) l=$(relay_run 800000000 "$SECS") ;;
+		relay-4g-read) l=$(relay_run 4000000000 "$SECS" "" read) ;;
+		relay-800-read) l=$(relay_run 800000000 "$SECS" "" read) ;;
 		vt-file-4g) l=$(vt_run "$F_FILE4G" "$SECS") ;;
 		vt-file-800) l=$(vt_run "$F_FILE800" "$SECS") ;;
 		vt-gen-800) l=$(vt_run "$F_GEN800" "$SECS") ;;
@@ -218,10 +222,24 @@ for p in "file-800 4 vtunerd/relay-send(800M)" "file-800 5 vtunerc/relay-recv(80
 	r=${1#*-}
 	say "CPU/GB $3 = $(ratio "$(cpugb "vt-$1" "$2")" "$(cpugb "relay-$r" "$2")")"
 done
+# per_round A B COLS: the ratio A / B of CPU/GB (COLS: an awk expression of
+# $4 sender, $5 receiver) round by round, each pair measured back to back:
+# "median (min-max)"
+per_round() {
+	local e="NF{print ($3) / (\$1 / 1e9)}"
+	paste <(printf '%s' "${R[$1]}" | awk "$e") <(printf '%s' "${R[$2]}" | awk "$e") |
+		awk '{print $1 / $2}' | sort -g |
+		awk '{v[NR]=$1} END{printf "%.2f (%.2f-%.2f)", v[int((NR+1)/2)], v[1], v[NR]}'
+}
+say ""
+say "CPU/GB ratios round by round, median (min-max); 'read' = the relay that"
+say "copies the source once (pread, like a read() from dvr0), else from the mapping:"
 for r in 800 4g; do
-	b_vt=$(printf '%s' "${R[vt-file-$r]}" | awk 'NF{print ($4 + $5) / ($1 / 1e9)}' | median)
-	b_re=$(printf '%s' "${R[relay-$r]}" | awk 'NF{print ($4 + $5) / ($1 / 1e9)}' | median)
-	say "CPU/GB both daemons / both relays ($r, ts_file) = $(ratio "$b_vt" "$b_re")"
+	for b in relay-$r-read relay-$r; do
+		say "  $r: both daemons / both relays ($b) = $(per_round vt-file-$r $b '$4 + $5')"
+		say "  $r: vtunerd / relay send ($b) = $(per_round vt-file-$r $b '$4')"
+		say "  $r: vtunerc / relay recv ($b) = $(per_round vt-file-$r $b '$5')"
+	done
 done
 
 # ---- 2. callgrind: user-space instructions per GB ---------------------------

@@ -3,12 +3,16 @@
  * relay.c - the raw baseline of the data-path benchmark: the minimal TCP
  * sender and receiver the vtunerd -> vtunerc chain is compared with.
  *
- *   relay send HOST:PORT FILE RATE SECONDS
+ *   relay send HOST:PORT FILE RATE SECONDS [read]
  *	connect, then write FILE (mapped, looped) at RATE
  *	bit/s (0: as fast as the socket takes it) for SECONDS: on each
  *	absolute 10 ms tick, like the simulated tuner, all bytes due by
  *	then, in 192512-byte writes (1024 packets,
- *	the largest TS chunk vtunerd reads); prints the bytes sent.
+ *	the largest TS chunk vtunerd reads); prints the bytes sent.  The
+ *	bytes are written from the file's mapping (no copy in user space),
+ *	or with "read" pread() into one buffer first: the one copy any relay
+ *	of a real tuner makes (read() from dvr0, as socat would) and the
+ *	simulated tuner makes too.
  *   relay recv [ADDR:]PORT OUT
  *	listen on ADDR:PORT (default 127.0.0.1), accept one connection, copy
  *	it to OUT (a file, a FIFO, /dev/null) with 256 KiB reads until EOF;
@@ -21,6 +25,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,8 +76,9 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 }
 
 static int do_send(const char *hostport, const char *file, double rate,
-		   double secs)
+		   double secs, bool copy)
 {
+	uint8_t *buf = copy ? malloc(CHUNK) : NULL;
 	char host[64];
 	const char *colon = strrchr(hostport, ':');
 	struct sockaddr_in sa = { .sin_family = AF_INET };
@@ -97,7 +103,8 @@ static int do_send(const char *hostport, const char *file, double rate,
 	data = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	if (data == MAP_FAILED)
 		return perror(file), 1;
-	close(fd);
+	if (copy && !buf)
+		return perror("malloc"), 1;
 	s = socket(AF_INET, SOCK_STREAM, 0);
 	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return perror("connect"), 1;
@@ -138,13 +145,17 @@ static int do_send(const char *hostport, const char *file, double rate,
 			if (n > size - pos)	/* up to the end, then around */
 				n = size - pos;
 
-			if (write_all(s, data + pos, n) < 0)
+			if (copy && pread(fd, buf, n, (off_t)pos) != (ssize_t)n)
+				return perror("pread"), 1;
+			if (write_all(s, copy ? buf : data + pos, n) < 0)
 				return perror("write"), 1;
 			sent += n;
 			pos = (pos + n) % size;
 		}
 	}
 	close(s);
+	close(fd);
+	free(buf);
 	printf("sent %llu bytes in %.3f s cpu %.3f s\n",
 	       (unsigned long long)sent, (now_ns() - start) / 1e9, cpu_s());
 	return 0;
@@ -204,11 +215,13 @@ static int do_recv(const char *addrport, const char *out)
 
 int main(int argc, char **argv)
 {
-	if (argc == 6 && !strcmp(argv[1], "send"))
-		return do_send(argv[2], argv[3], atof(argv[4]), atof(argv[5]));
+	if ((argc == 6 || (argc == 7 && !strcmp(argv[6], "read"))) &&
+	    !strcmp(argv[1], "send"))
+		return do_send(argv[2], argv[3], atof(argv[4]), atof(argv[5]),
+			       argc == 7);
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], argv[3]);
-	fprintf(stderr, "usage: relay send HOST:PORT FILE RATE SECONDS\n"
+	fprintf(stderr, "usage: relay send HOST:PORT FILE RATE SECONDS [read]\n"
 		"       relay recv [ADDR:]PORT OUT\n");
 	return 2;
 }
