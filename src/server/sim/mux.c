@@ -84,12 +84,29 @@ struct vts_es {
 	size_t frame_len;
 };
 
-struct vts_file {
+/*
+ * A ts_file loaded into memory: shared by every mux playing the same path
+ * at the same time (16 tuners on one 80 Mbit/s file hold one image, not
+ * 16, and a tune while another plays it does not read it again).  The
+ * sim runs in one thread: the list has no lock.
+ */
+struct vts_image {
+	struct vts_image *next;
+	unsigned int refs;
+	char *path;
 	uint8_t *data;
 	size_t npkts;
-	size_t pos;
-	uint32_t *fix;		/* packets whose CC changes at the loop point */
+	uint32_t *fix;		/* packets whose CC changes from loop to loop */
 	size_t nfix;
+	uint32_t bitrate;	/* from the PCRs, 0: none */
+	uint8_t step[VTS_NPIDS];	/* CC advance of a PID in one loop */
+};
+
+struct vts_file {
+	struct vts_image *img;
+	size_t pos;		/* next packet */
+	size_t fixpos;		/* next img->fix entry at or after pos */
+	uint8_t loop;		/* loops played, modulo 16 */
 };
 
 struct vts_mux {
@@ -651,43 +668,47 @@ static void vts_send_next(struct vts_mux *m, uint8_t *pkt)
 /* ---- a TS file in a loop ---- */
 
 /*
- * The file's continuity counters are renumbered once when it is loaded
- * (vts_file_prepare()), so that one pass is continuous in itself.  At the
- * loop point every PID whose count of payload packets in the file is not
- * a multiple of 16 would jump: the counters of its packets (listed in
- * f->fix) advance by that count, in place, once a loop; the rest is never
- * touched, and the stream is what counting every packet would give.
+ * The image's continuity counters are renumbered once when it is loaded
+ * (vts_image_prepare()), so that one loop is continuous in itself.  From
+ * loop to loop a PID's counter moves on by its count of payload packets
+ * in the file (img->step); where that is not a multiple of 16 the copied
+ * packets of the PID (listed in img->fix) get loop * step added.  The rest
+ * is one memcpy() a run, and the stream is what counting every packet
+ * would give.
  */
-static void vts_file_wrap(struct vts_mux *m)
+static void vts_file_fix(struct vts_file *f, uint8_t *buf, size_t end)
 {
-	struct vts_file *f = &m->file;
-	size_t i;
+	const struct vts_image *img = f->img;
 
-	for (i = 0; i < f->nfix; i++) {
-		uint8_t *pkt = f->data + (size_t)f->fix[i] * VTS_TS_SIZE;
+	for (; f->fixpos < img->nfix && img->fix[f->fixpos] < end; f->fixpos++) {
+		uint8_t *pkt = buf + (img->fix[f->fixpos] - f->pos) * VTS_TS_SIZE;
+		unsigned int add = f->loop * img->step[vts_pkt_pid(pkt)];
 
-		pkt[3] = (pkt[3] & 0xf0) |
-			 ((pkt[3] + m->cc[vts_pkt_pid(pkt)]) & 0x0f);
+		pkt[3] = (pkt[3] & 0xf0) | ((pkt[3] + add) & 0x0f);
 	}
 }
 
 /*
  * The next npkts packets of the file: copied in runs up to its end (one
  * memcpy() a run: the sim at 800 Mbit/s spent a quarter of its time in a
- * copy a packet, BENCHMARKS.md), the counters fixed at each loop point.
+ * copy a packet, BENCHMARKS.md), then the counters that need it fixed.
  */
 static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 {
 	struct vts_file *f = &m->file;
+	const struct vts_image *img = f->img;
 	size_t run;
 
 	while (npkts) {
-		run = f->npkts - f->pos < npkts ? f->npkts - f->pos : npkts;
-		memcpy(buf, f->data + f->pos * VTS_TS_SIZE, run * VTS_TS_SIZE);
+		run = img->npkts - f->pos < npkts ? img->npkts - f->pos : npkts;
+		memcpy(buf, img->data + f->pos * VTS_TS_SIZE, run * VTS_TS_SIZE);
+		if (f->loop)
+			vts_file_fix(f, buf, f->pos + run);
 		f->pos += run;
-		if (f->pos == f->npkts) {
+		if (f->pos == img->npkts) {
 			f->pos = 0;
-			vts_file_wrap(m);
+			f->fixpos = 0;
+			f->loop = (f->loop + 1) & 0x0f;
 		}
 		buf += run * VTS_TS_SIZE;
 		npkts -= run;
@@ -695,38 +716,35 @@ static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 }
 
 /*
- * Renumber the counters of the loaded file from 0 (vts_put_cc() on every
- * packet but the null PID's, whose counter means nothing), leaving in
- * m->cc[pid] how far each PID's counter moves a loop, and list the packets
- * of the PIDs where that is not a multiple of 16.
+ * Renumber the image's counters from 0 (every PID's but the null PID's,
+ * whose counter means nothing; a packet without payload repeats the last
+ * counter), leaving each PID's advance a loop in img->step, and list the
+ * packets of the PIDs where that is not a multiple of 16.
  */
-static int vts_file_prepare(struct vts_mux *m)
+static int vts_image_prepare(struct vts_image *img)
 {
-	struct vts_file *f = &m->file;
 	size_t i, n = 0;
 
-	for (i = 0; i < f->npkts; i++) {
-		uint8_t *pkt = f->data + i * VTS_TS_SIZE;
+	for (i = 0; i < img->npkts; i++) {
+		uint8_t *pkt = img->data + i * VTS_TS_SIZE;
+		uint16_t pid = vts_pkt_pid(pkt);
 
-		if (vts_pkt_pid(pkt) != VTS_NULL_PID)
-			vts_put_cc(m, pkt);
+		if (pid == VTS_NULL_PID)
+			continue;
+		pkt[3] = (pkt[3] & 0xf0) | img->step[pid];
+		if (pkt[3] & 0x10)
+			img->step[pid] = (img->step[pid] + 1) & 0x0f;
 	}
-	for (i = 0; i < f->npkts; i++) {
-		uint16_t pid = vts_pkt_pid(f->data + i * VTS_TS_SIZE);
-
-		n += pid != VTS_NULL_PID && m->cc[pid];
-	}
+	for (i = 0; i < img->npkts; i++)
+		n += img->step[vts_pkt_pid(img->data + i * VTS_TS_SIZE)] != 0;
 	if (!n)
 		return 0;
-	f->fix = malloc(n * sizeof(*f->fix));
-	if (!f->fix)
+	img->fix = malloc(n * sizeof(*img->fix));
+	if (!img->fix)
 		return -1;
-	for (i = 0; i < f->npkts; i++) {
-		uint16_t pid = vts_pkt_pid(f->data + i * VTS_TS_SIZE);
-
-		if (pid != VTS_NULL_PID && m->cc[pid])
-			f->fix[f->nfix++] = (uint32_t)i;
-	}
+	for (i = 0; i < img->npkts; i++)
+		if (img->step[vts_pkt_pid(img->data + i * VTS_TS_SIZE)])
+			img->fix[img->nfix++] = (uint32_t)i;
 	return 0;
 }
 
@@ -740,7 +758,7 @@ static bool vts_pkt_pcr(const uint8_t *p, uint64_t *pcr)
 }
 
 /* bit rate from the first and the last PCR of the first PCR PID; 0: none */
-static uint32_t vts_file_bitrate(const struct vts_file *f)
+static uint32_t vts_file_bitrate(const struct vts_image *f)
 {
 	uint64_t pcr, first = 0, last = 0;
 	size_t i, ifirst = 0, ilast = 0;
@@ -766,45 +784,94 @@ static uint32_t vts_file_bitrate(const struct vts_file *f)
 			   last - first);
 }
 
-static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
+static struct vts_image *vts_images;	/* the images in use */
+
+static void vts_image_put(struct vts_image *img)
 {
-	struct vts_file *f = &m->file;
-	const char *path = m->tp->ts_file;
+	struct vts_image **pp;
+
+	if (!img || --img->refs)
+		return;
+	for (pp = &vts_images; *pp; pp = &(*pp)->next) {
+		if (*pp == img) {
+			*pp = img->next;
+			break;
+		}
+	}
+	free(img->path);
+	free(img->data);
+	free(img->fix);
+	free(img);
+}
+
+/* path's image: the one in use, or read, checked and prepared now */
+static struct vts_image *vts_image_get(const char *path, char *err,
+				       size_t errlen)
+{
+	struct vts_image *img;
 	struct stat st;
 	ssize_t n = -1;
 	size_t i;
 	int fd;
 
+	for (img = vts_images; img; img = img->next) {
+		if (!strcmp(img->path, path)) {
+			img->refs++;
+			return img;
+		}
+	}
+	img = calloc(1, sizeof(*img));
+	if (!img || !(img->path = strdup(path))) {
+		free(img);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	img->refs = 1;
 	fd = open(path, O_RDONLY);
 	if (fd >= 0 && !fstat(fd, &st) && st.st_size >= VTS_TS_SIZE &&
 	    st.st_size / VTS_TS_SIZE <= UINT32_MAX) {
-		f->npkts = st.st_size / VTS_TS_SIZE;
-		f->data = malloc(f->npkts * VTS_TS_SIZE);
-		if (f->data)
-			n = read(fd, f->data, f->npkts * VTS_TS_SIZE);
+		img->npkts = st.st_size / VTS_TS_SIZE;
+		img->data = malloc(img->npkts * VTS_TS_SIZE);
+		if (img->data)
+			n = read(fd, img->data, img->npkts * VTS_TS_SIZE);
 	}
 	if (fd >= 0)
 		close(fd);
-	if (n != (ssize_t)(f->npkts * VTS_TS_SIZE)) {
+	if (n != (ssize_t)(img->npkts * VTS_TS_SIZE)) {
 		snprintf(err, errlen, "%s: cannot read a TS", path);
-		return -1;
+		goto fail;
 	}
-	for (i = 0; i < f->npkts; i++) {
-		if (f->data[i * VTS_TS_SIZE] != 0x47) {
+	for (i = 0; i < img->npkts; i++) {
+		if (img->data[i * VTS_TS_SIZE] != 0x47) {
 			snprintf(err, errlen, "%s: no sync byte in packet %zu",
 				 path, i);
-			return -1;
+			goto fail;
 		}
 	}
-	if (vts_file_prepare(m) < 0) {
+	if (vts_image_prepare(img) < 0) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
+		goto fail;
 	}
-	m->bitrate = vts_file_bitrate(f);
+	img->bitrate = vts_file_bitrate(img);
+	img->next = vts_images;
+	vts_images = img;
+	return img;
+fail:
+	vts_image_put(img);
+	return NULL;
+}
+
+static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
+{
+	m->file.img = vts_image_get(m->tp->ts_file, err, errlen);
+	if (!m->file.img)
+		return -1;
+	m->bitrate = m->file.img->bitrate;
 	if (!m->bitrate)
 		m->bitrate = m->tp->bitrate;
 	if (!m->bitrate) {
-		snprintf(err, errlen, "%s: no PCR and no bitrate", path);
+		snprintf(err, errlen, "%s: no PCR and no bitrate",
+			 m->tp->ts_file);
 		return -1;
 	}
 	return 0;
@@ -896,8 +963,7 @@ void vts_mux_free(struct vts_mux *m)
 		free(m->video_frame[i]);
 	if (m->dvbpsi)
 		dvbpsi_delete(m->dvbpsi);
-	free(m->file.data);
-	free(m->file.fix);
+	vts_image_put(m->file.img);
 	free(m);
 }
 
@@ -905,7 +971,7 @@ void vts_mux_fill(struct vts_mux *m, uint8_t *buf, size_t npkts)
 {
 	size_t i;
 
-	if (m->file.data) {
+	if (m->file.img) {
 		vts_send_file(m, buf, npkts);
 		m->slot += npkts;
 		return;

@@ -323,6 +323,61 @@ static void test_ts_file_loop(void **state)
 	}
 }
 
+/*
+ * Two muxes on one file share its image: the second starts while the first
+ * is in its second loop, each with its own position and loop count, and
+ * both stay continuous for more than 16 loops (the counter fix-up cycles
+ * with the loop count modulo 16), at chunk sizes that do not divide the
+ * file.
+ */
+static void test_ts_file_shared(void **state)
+{
+	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
+	static uint8_t buf[CHUNK * VTS_TS_SIZE];
+	static struct tscheck chk2;
+	struct vts_mux *a, *b;
+	char src[128], err[256];
+	uint64_t n, i;
+	size_t step;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/shared.ts", tmpdir);
+	n = generate(&tp, 0.1, src);
+	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", src);
+	tp.nservices = 0;
+	a = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
+	if (!a)
+		fail_msg("%s", err);
+	tsc_init(&chk, NULL);
+	tsc_init(&chk2, NULL);
+	for (i = 0; i < 3 * n / 2; i += 333) {
+		vts_mux_fill(a, buf, 333);
+		tsc_feed(&chk, buf, 333 * VTS_TS_SIZE);
+	}
+	b = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
+	if (!b)
+		fail_msg("%s", err);
+	for (i = 0; i < 18 * n; i += step) {
+		step = 1 + (i * 7919) % CHUNK;
+		vts_mux_fill(a, buf, step);
+		tsc_feed(&chk, buf, step * VTS_TS_SIZE);
+		vts_mux_fill(b, buf, step);
+		tsc_feed(&chk2, buf, step * VTS_TS_SIZE);
+	}
+	vts_mux_free(a);
+	/* the image outlives the first mux */
+	for (i = 0; i < n; i += CHUNK) {
+		vts_mux_fill(b, buf, CHUNK);
+		tsc_feed(&chk2, buf, sizeof(buf));
+	}
+	vts_mux_free(b);
+	for (i = 0; i < TSC_NPIDS; i++) {
+		assert_int_equal(chk.pid[i].cc_errors, 0);
+		assert_int_equal(chk2.pid[i].cc_errors, 0);
+	}
+	assert_true(chk2.packets > 18 * n);
+}
+
 static void test_vts_gen(void **state)
 {
 	const char *gen = getenv("SIM_GEN");
@@ -350,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_backlog_limit),
 		cmocka_unit_test(test_ts_file_loop),
+		cmocka_unit_test(test_ts_file_shared),
 		cmocka_unit_test(test_vts_gen),
 	};
 
