@@ -15,7 +15,9 @@
 # PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
 # R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
 # BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults;
-# BENCH_VTUNERD_B adds the net path once more with another vtunerd binary.
+# BENCH_VTUNERD_B adds the net path once more with another vtunerd binary;
+# BENCH_PERF=1 profiles the whole VM during each net case (perf record -a
+# -e cpu-clock; by process and vtunerd's symbols: perf-LABEL-K.txt).
 # Results: results.txt.
 set -uo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -83,7 +85,41 @@ read_all() {
 	rm -f read*.out
 }
 
+# CPU use of a case: cpu_mark GROUP PIDS... for each group, cpu_start, the
+# case, then cpu_end GROUP "PIDS" ...: each group's share of one CPU and
+# the whole VM's busy share of all its CPUs (/proc/PID/stat, /proc/stat)
+HZ=$(getconf CLK_TCK)
+proc_ticks() {
+	local t=0 p
+	for p in "$@"; do
+		[ -r "/proc/$p/stat" ] &&
+			t=$((t + $(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$p/stat")))
+	done
+	echo "$t"
+}
+sys_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $5 + $6}' /proc/stat; }
+declare -A CPU0
+cpu_mark() {
+	CPU0[$1]=$(proc_ticks "${@:2}")
+}
+cpu_start() { read -r CPU_B0 CPU_I0 <<<"$(sys_ticks)"; CPU_T0=$(date +%s.%N); }
+cpu_end() {
+	local b1 i1 t1 out="" g pids
+	read -r b1 i1 <<<"$(sys_ticks)"
+	t1=$(date +%s.%N)
+	while [ $# -ge 2 ]; do
+		g=$1 pids=$2
+		shift 2
+		# shellcheck disable=SC2086
+		out+="$g $(awk -v a="${CPU0[$g]}" -v b="$(proc_ticks $pids)" -v hz="$HZ" \
+			-v t0="$CPU_T0" -v t1="$t1" 'BEGIN{printf "%.0f", (b - a) / hz / (t1 - t0) * 100}') %, "
+	done
+	echo "${out}VM busy $(awk -v b0="$CPU_B0" -v i0="$CPU_I0" -v b1="$b1" -v i1="$i1" \
+		'BEGIN{printf "%.0f", (b1 - b0) * 100 / ((b1 - b0) + (i1 - i0))}') % of $(nproc) CPUs"
+}
+
 say "# data path in the VM ($(nproc) vCPU, TCG), $SECS s per case; kernel $(uname -r)"
+say "# (cpu: each group's share of one CPU during the case, e.g. 150 % = 1.5 CPUs)"
 say "| path | adapters | Mbit/s each | result |"
 say "| --- | --- | --- | --- |"
 for k in $COUNTS; do
@@ -92,7 +128,13 @@ for k in $COUNTS; do
 		for i in $(seq 0 $((k - 1))); do
 			tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/ts$r.ts" --rate "$r"
 		done
-		say "| local | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+		lw=$(for i in $(seq 0 $((k - 1))); do cat "$VT_RESULTS/lw$i.ready"; done)
+		# shellcheck disable=SC2086
+		cpu_mark writers $lw
+		cpu_start
+		l=$(read_all "$k" "$r")
+		say "| local | $k | $((r / 1000000)) | $l |"
+		say "#   cpu: $(cpu_end writers "$lw")"
 		for i in $(seq 0 $((k - 1))); do tuner_stop "lw$i"; done
 	done
 done
@@ -179,9 +221,34 @@ net_all() {
 	done
 	for k in $COUNTS; do
 		for r in $RATES; do
-			say "| $label | $k | $((r / 1000000)) | $(read_all "$k" "$r") |"
+			dp=$(cat "$VT_RESULTS/srv.pid")
+			cp=$(cat "$VT_RESULTS"/cli*.pid)
+			# shellcheck disable=SC2086
+			cpu_mark vtunerd $dp
+			# shellcheck disable=SC2086
+			cpu_mark vtunerc $cp
+			cpu_start
+			if [ -n "${BENCH_PERF:-}" ]; then
+				perf record -a -g -F 250 -e cpu-clock -o "/tmp/perf-$label-$k.data" \
+					-- sleep "$SECS" >/dev/null 2>&1 &
+				perf_pid=$!
+			fi
+			l=$(read_all "$k" "$r")
+			[ -z "${BENCH_PERF:-}" ] || wait "$perf_pid"
+			say "| $label | $k | $((r / 1000000)) | $l |"
+			say "#   cpu: $(cpu_end vtunerd "$dp" vtunerc "$cp")"
 		done
 	done
+	if [ -n "${BENCH_PERF:-}" ]; then
+		for k in $COUNTS; do
+			perf report -i "/tmp/perf-$label-$k.data" --no-children --sort comm \
+				--stdio -g none 2>/dev/null | grep -v '^#' | grep . | head -n 20 \
+				>"$VT_RESULTS/perf-$label-$k.txt"
+			perf report -i "/tmp/perf-$label-$k.data" --no-children --comm vtunerd \
+				--sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep . |
+				head -n 40 >>"$VT_RESULTS/perf-$label-$k.txt"
+		done
+	fi
 	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_RESULTS/srv.log") 'not read in time'; clients lost their session $(cat "$VT_RESULTS"/cli*.log | grep -c 'lost:') times"
 	for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
 	daemon_stop srv
