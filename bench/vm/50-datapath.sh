@@ -15,7 +15,8 @@
 # PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
 # R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
 # BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults;
-# BENCH_VTUNERD_B adds the net path once more with another vtunerd binary.
+# BENCH_VTUNERD_B adds the net path once more with another vtunerd binary,
+# BENCH_VTUNERC_B with another vtunerc.
 # (perf record -a -e cpu-clock in the TCG guest was tried: its samples land
 # in the idle task and it halves the throughput; the per-group CPU shares
 # below are what the VM can tell.)
@@ -243,8 +244,16 @@ net_all() {
 case $PATHS in *" net "*) net_all net ;; esac
 # BENCH_VTUNERD_B=/path/to/another/vtunerd: the net path again with it
 # (an A/B of two builds in one boot)
+# BENCH_VTUNERC_B=/path/to/another/vtunerc: and with that client (and
+# this build's vtunerd)
+vtunerd_a=$VTUNERD
 if [ -n "${BENCH_VTUNERD_B:-}" ]; then
 	VTUNERD=$BENCH_VTUNERD_B
 	net_all net-b
+fi
+if [ -n "${BENCH_VTUNERC_B:-}" ]; then
+	VTUNERD=$vtunerd_a
+	VTUNERC=$BENCH_VTUNERC_B
+	net_all net-c
 fi
 exit 0
