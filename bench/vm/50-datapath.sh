@@ -212,6 +212,11 @@ for k in $COUNTS; do
 	done
 done
 
+# The daemons log to the guest's tmpfs while they run (a line on the 9p
+# share is a round trip to QEMU, in the middle of the event loop), and the
+# logs are moved to the results afterwards.
+VT_LOGDIR=$(mktemp -d /tmp/vtlogs.XXXXXX)
+
 # net_all LABEL: the net path with $VTUNERD for every count and rate
 net_all() {
 	local label=$1 maxk=0 i k r
@@ -235,11 +240,11 @@ net_all() {
 			say "#   cpu: $(cpu_end vtunerd "$dp" vtunerc "$cp")"
 		done
 	done
-	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_RESULTS/srv.log") 'not read in time'; clients lost their session $(cat "$VT_RESULTS"/cli*.log | grep -c 'lost:') times"
+	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_LOGDIR/srv.log") 'not read in time'; clients lost their session $(cat "$VT_LOGDIR"/cli*.log | grep -c 'lost:') times"
 	for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
 	daemon_stop srv
 	mkdir -p "$VT_RESULTS/$label"
-	mv "$VT_RESULTS/srv.log" "$VT_RESULTS"/cli*.log "$VT_RESULTS/$label/"
+	mv "$VT_LOGDIR/srv.log" "$VT_LOGDIR"/cli*.log "$VT_RESULTS/$label/"
 }
 case $PATHS in *" net "*) net_all net ;; esac
 # BENCH_VTUNERD_B=/path/to/another/vtunerd: the net path again with it
