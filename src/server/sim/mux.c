@@ -717,9 +717,10 @@ static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 
 /*
  * Renumber the image's counters from 0 (every PID's but the null PID's,
- * whose counter means nothing; a packet without payload repeats the last
- * counter), leaving each PID's advance a loop in img->step, and list the
- * packets of the PIDs where that is not a multiple of 16.
+ * whose counter means nothing), as vts_put_cc() numbers generated packets:
+ * a packet without payload takes the counter without advancing it.  Each
+ * PID's advance a loop is left in img->step, and the packets of the PIDs
+ * where that is not a multiple of 16 are listed.
  */
 static int vts_image_prepare(struct vts_image *img)
 {
