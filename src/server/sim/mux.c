@@ -499,13 +499,14 @@ static uint16_t vts_pkt_pid(const uint8_t *pkt)
 	return (pkt[1] & 0x1f) << 8 | pkt[2];
 }
 
-static void vts_put_cc(struct vts_mux *m, uint8_t *pkt)
+/* the next counter of pkt's PID from cc[]; only a payload advances it */
+static void vts_put_cc(uint8_t cc[VTS_NPIDS], uint8_t *pkt)
 {
 	uint16_t pid = vts_pkt_pid(pkt);
 
-	pkt[3] = (pkt[3] & 0xf0) | m->cc[pid];
+	pkt[3] = (pkt[3] & 0xf0) | cc[pid];
 	if (pkt[3] & 0x10)
-		m->cc[pid] = (m->cc[pid] + 1) & 0x0f;
+		cc[pid] = (cc[pid] + 1) & 0x0f;
 }
 
 /* a table packet; a table that cannot be built is skipped this time */
@@ -522,7 +523,7 @@ static void vts_send_psi(struct vts_mux *m, struct vts_psi *ps, uint8_t *pkt)
 		}
 	}
 	memcpy(pkt, ps->queue + ps->qpos++ * VTS_TS_SIZE, VTS_TS_SIZE);
-	vts_put_cc(m, pkt);
+	vts_put_cc(m->cc, pkt);
 }
 
 /* ---- elementary streams ---- */
@@ -628,7 +629,7 @@ static void vts_send_es(struct vts_mux *m, struct vts_es *es, uint8_t *pkt)
 				     es->pes + es->pes_pos,
 				     es->pes_len - es->pes_pos);
 	es->sent++;
-	vts_put_cc(m, pkt);
+	vts_put_cc(m->cc, pkt);
 }
 
 /* ---- scheduling ---- */
@@ -717,10 +718,9 @@ static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 
 /*
  * Renumber the image's counters from 0 (every PID's but the null PID's,
- * whose counter means nothing), as vts_put_cc() numbers generated packets:
- * a packet without payload takes the counter without advancing it.  Each
- * PID's advance a loop is left in img->step, and the packets of the PIDs
- * where that is not a multiple of 16 are listed.
+ * whose counter means nothing) with vts_put_cc(), as generated packets
+ * are numbered.  Each PID's advance a loop is left in img->step, and the
+ * packets of the PIDs where that is not a multiple of 16 are listed.
  */
 static int vts_image_prepare(struct vts_image *img)
 {
@@ -728,13 +728,9 @@ static int vts_image_prepare(struct vts_image *img)
 
 	for (i = 0; i < img->npkts; i++) {
 		uint8_t *pkt = img->data + i * VTS_TS_SIZE;
-		uint16_t pid = vts_pkt_pid(pkt);
 
-		if (pid == VTS_NULL_PID)
-			continue;
-		pkt[3] = (pkt[3] & 0xf0) | img->step[pid];
-		if (pkt[3] & 0x10)
-			img->step[pid] = (img->step[pid] + 1) & 0x0f;
+		if (vts_pkt_pid(pkt) != VTS_NULL_PID)
+			vts_put_cc(img->step, pkt);
 	}
 	for (i = 0; i < img->npkts; i++)
 		n += img->step[vts_pkt_pid(img->data + i * VTS_TS_SIZE)] != 0;
