@@ -1,7 +1,9 @@
 #!/bin/bash
 # Data path end to end in the VM, against a local writer, for 1, 4 and 16
 # adapters at once (vtunerc.ko adapters=16):
-#   local: vt-testtuner --ts FILE --rate R writes into /dev/vtunercN
+#   local: vt-testtuner --ts FILE --rate R writes into /dev/vtunercN and,
+#          like the sim, skips what is more late than the sim's backlog
+#          (BENCH_LOCAL_BACKLOG=0: catches up on everything instead)
 #   net:   vtunerd --sim (ts_file = the same FILE at R) in netns srv -> veth
 #          -> vtunerc in netns cli -> /dev/vtunercN
 #   relay: the same TCP cost without vtuner's daemons: bench/relay send
@@ -91,6 +93,16 @@ read_all() {
 # case, then cpu_end GROUP "PIDS" ...: each group's share of one CPU and
 # the whole VM's busy share of all its CPUs (/proc/PID/stat, /proc/stat)
 HZ=$(getconf CLK_TCK)
+# and the time they waited on a run queue (/proc/PID/schedstat, ms per s):
+# how long a runnable process did not get a CPU
+proc_wait() {
+	local t=0 p w
+	for p in "$@"; do
+		[ -r "/proc/$p/schedstat" ] && read -r _ w _ <"/proc/$p/schedstat" &&
+			t=$((t + w))
+	done
+	echo "$t"
+}
 proc_ticks() {
 	local t=0 p
 	for p in "$@"; do
@@ -101,8 +113,10 @@ proc_ticks() {
 }
 sys_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $5 + $6}' /proc/stat; }
 declare -A CPU0
+declare -A WAIT0
 cpu_mark() {
 	CPU0[$1]=$(proc_ticks "${@:2}")
+	WAIT0[$1]=$(proc_wait "${@:2}")
 }
 cpu_start() { read -r CPU_B0 CPU_I0 <<<"$(sys_ticks)"; CPU_T0=$(date +%s.%N); }
 cpu_end() {
@@ -114,7 +128,10 @@ cpu_end() {
 		shift 2
 		# shellcheck disable=SC2086
 		out+="$g $(awk -v a="${CPU0[$g]}" -v b="$(proc_ticks $pids)" -v hz="$HZ" \
-			-v t0="$CPU_T0" -v t1="$t1" 'BEGIN{printf "%.0f", (b - a) / hz / (t1 - t0) * 100}') %, "
+			-v t0="$CPU_T0" -v t1="$t1" 'BEGIN{printf "%.0f", (b - a) / hz / (t1 - t0) * 100}') %"
+		# shellcheck disable=SC2086
+		out+=" (waited $(awk -v a="${WAIT0[$g]}" -v b="$(proc_wait $pids)" \
+			-v t0="$CPU_T0" -v t1="$t1" 'BEGIN{printf "%.0f", (b - a) / 1e6 / (t1 - t0)}') ms/s), "
 	done
 	echo "${out}VM busy $(awk -v b0="$CPU_B0" -v i0="$CPU_I0" -v b1="$b1" -v i1="$i1" \
 		'BEGIN{printf "%.0f", (b1 - b0) * 100 / ((b1 - b0) + (i1 - i0))}') % of $(nproc) CPUs"
@@ -127,8 +144,14 @@ say "| --- | --- | --- | --- |"
 for k in $COUNTS; do
 	case $PATHS in *" local "*) ;; *) break ;; esac
 	for r in $RATES; do
+		# the writers lose what is more late than vtunerd's simulated
+		# tuner would (its backlog: 4 MiB or a quarter second, the
+		# larger), unless BENCH_LOCAL_BACKLOG says otherwise (0: they
+		# catch up on everything)
+		lb=${BENCH_LOCAL_BACKLOG:-$((r / 8 / 4 > 4194304 ? r / 8 / 4 : 4194304))}
 		for i in $(seq 0 $((k - 1))); do
-			tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/ts$r.ts" --rate "$r"
+			tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "/tmp/ts$r.ts" --rate "$r" \
+				--backlog "$lb"
 		done
 		lw=$(for i in $(seq 0 $((k - 1))); do cat "$VT_RESULTS/lw$i.ready"; done)
 		# shellcheck disable=SC2086
@@ -138,6 +161,7 @@ for k in $COUNTS; do
 		say "| local | $k | $((r / 1000000)) | $l |"
 		say "#   cpu: $(cpu_end writers "$lw")"
 		for i in $(seq 0 $((k - 1))); do tuner_stop "lw$i"; done
+		say "# local: the writers skipped $(cat "$VT_RESULTS"/lw*.log | grep -c '^TS_LATE') times (backlog ${lb:-0} bytes)"
 	done
 done
 

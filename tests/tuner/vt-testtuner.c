@@ -50,6 +50,7 @@ static struct {
 	const char *ts_file;
 	int loop;
 	uint64_t rate;			/* bit/s, 0: as fast as possible */
+	uint64_t backlog;		/* bytes late before skipping, 0: never */
 	int ts_start_delay_ms;
 	int wait_pids;
 	const char *log_file;
@@ -135,6 +136,7 @@ static struct {
 	int writing;
 	int64_t pace_start_ms;
 	uint64_t pace_bytes;
+	uint64_t late_bytes;		/* skipped by --backlog */
 } st = { .fd = -1, .ts_fd = -1, .tone = -1, .voltage = -1 };
 
 static volatile sig_atomic_t stop_signal;
@@ -801,6 +803,23 @@ static int ts_write(int64_t now)
 
 		uint64_t avail = allowed > st.pace_bytes ? allowed - st.pace_bytes : 0;
 
+		/*
+		 * --backlog: a tuner's buffer.  What is due beyond it is lost
+		 * (skipped, the stream itself stays continuous), as vtunerd's
+		 * simulated tuner does with TS it could not send in time.
+		 */
+		if (opt.backlog && avail > opt.backlog + TS_PKT) {
+			uint64_t skip = avail - opt.backlog;
+
+			skip -= skip % TS_PKT;
+			st.pace_bytes += skip;
+			st.late_bytes += skip;
+			avail -= skip;
+			lf("TS_LATE skipped=%" PRIu64 " total=%" PRIu64, skip,
+			   st.late_bytes);
+			lend();
+		}
+
 		if (avail < TS_PKT && n >= TS_PKT)
 			return 1 + (int)((TS_PKT - avail) * 8000 / opt.rate);
 		if (n > avail) {
@@ -1117,6 +1136,8 @@ static void usage(FILE *out)
 "      --loop             write the file again and again\n"
 "      --rate BITS        pace the TS at BITS bit/s (default: as fast as\n"
 "                         the device takes 64 KiB writes)\n"
+"      --backlog BYTES    with --rate: skip what is more than BYTES late\n"
+"                         (a tuner's buffer; default: catch up on all)\n"
 "      --ts-start-delay MS  start writing MS after the lock\n"
 "      --wait-pids        start writing only once a PID filter is set\n"
 "  -l, --log FILE         append one line per message ('-': stdout)\n"
@@ -1136,7 +1157,7 @@ static void usage(FILE *out)
 enum {
 	O_CLASSIC = 256, O_FEATURES, O_HAS_OUTPUTS, O_NO_FE_INFO, O_TOL,
 	O_LOCK_DELSYS, O_SR, O_TONE, O_VOLTAGE, O_LOCK_DELAY, O_ONCE, O_LOOP,
-	O_RATE, O_TS_DELAY, O_WAIT_PIDS, O_EXIT_MSGS, O_EXIT_AFTER, O_READY,
+	O_RATE, O_BACKLOG, O_TS_DELAY, O_WAIT_PIDS, O_EXIT_MSGS, O_EXIT_AFTER, O_READY,
 	O_STRENGTH_REL, O_ANSWER_DELAY, O_IGNORE, O_SELFTEST,
 };
 
@@ -1173,6 +1194,7 @@ static void parse_args(int argc, char **argv)
 		{ "once", no_argument, NULL, O_ONCE },
 		{ "loop", no_argument, NULL, O_LOOP },
 		{ "rate", required_argument, NULL, O_RATE },
+		{ "backlog", required_argument, NULL, O_BACKLOG },
 		{ "ts-start-delay", required_argument, NULL, O_TS_DELAY },
 		{ "wait-pids", no_argument, NULL, O_WAIT_PIDS },
 		{ "log", required_argument, NULL, 'l' },
@@ -1247,6 +1269,7 @@ static void parse_args(int argc, char **argv)
 		case O_ONCE: opt.loop = 0; break;
 		case O_LOOP: opt.loop = 1; break;
 		case O_RATE: opt.rate = num_arg("--rate", optarg); break;
+		case O_BACKLOG: opt.backlog = num_arg("--backlog", optarg); break;
 		case O_TS_DELAY: opt.ts_start_delay_ms = num_arg("--ts-start-delay", optarg); break;
 		case O_WAIT_PIDS: opt.wait_pids = 1; break;
 		case 'l': opt.log_file = optarg; break;
