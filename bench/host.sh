@@ -217,11 +217,6 @@ ratio() { calc "$1 / $2" 2; }
 say ""
 say "throughput at 4 Gbit/s offered (the sim's maximum): vt-file-4g / relay-4g = $(ratio "$(col vt-file-4g 3)" "$(col relay-4g 3)")"
 say "throughput at 800 Mbit/s offered: vt-file-800 / relay-800 = $(ratio "$(col vt-file-800 3)" "$(col relay-800 3)")"
-for p in "file-800 4 vtunerd/relay-send(800M)" "file-800 5 vtunerc/relay-recv(800M)" "gen-800 4 vtunerd(generated)/relay-send(800M)" "file-4g 4 vtunerd/relay-send(4G)" "file-4g 5 vtunerc/relay-recv(4G)"; do
-	set -- $p
-	r=${1#*-}
-	say "CPU/GB $3 = $(ratio "$(cpugb "vt-$1" "$2")" "$(cpugb "relay-$r" "$2")")"
-done
 # per_round A B COLS: the ratio A / B of CPU/GB (COLS: an awk expression of
 # $4 sender, $5 receiver) round by round, each pair measured back to back:
 # "median (min-max)"

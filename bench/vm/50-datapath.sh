@@ -14,8 +14,13 @@
 #   tcp:   only the network part: K relay send -> veth -> relay recv ->
 #          /dev/null, nothing else running (what TCP over veth carries)
 # and in both cases bench/dvr-reader tunes adapter N (DVB-C) and reads all
-# PIDs of dvr0 for SECS s.  A case is "ok" when every reader got >= 97 % of
-# R with no continuity error and no dvr overflow.  BENCH_RATES, BENCH_COUNTS,
+# PIDs of dvr0 for SECS s.  The sources lose what is late beyond their
+# backlog (vtunerd's sim, and the local writers like it), which leaves a
+# gap in the continuity counters, as a tuner's overflow does.  A case is
+# "ok" when no reader saw a continuity error or a dvr overflow (no packet
+# lost anywhere) and every reader got >= 90 % of R (the rate measured from
+# its first byte to its end: TS still on its way when the time is up, up
+# to the sources' backlog of 0.4 s at 80 Mbit/s, counts against it).  BENCH_RATES, BENCH_COUNTS,
 # BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults;
 # BENCH_VTUNERD_B adds the net path once more with another vtunerd binary,
 # BENCH_VTUNERC_B with another vtunerc.
@@ -83,7 +88,7 @@ read_all() {
 		/^adapter=/ { n++; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			sum += v["mbps"]; if (min == "" || v["mbps"] < min) min = v["mbps"]
 			cc += v["cc_errors"]; ov += v["overflows"] }
-		END { ok = (n == k && min >= r / 1e6 * 0.97 && cc == 0 && ov == 0)
+		END { ok = (n == k && min >= r / 1e6 * 0.90 && cc == 0 && ov == 0)
 			printf "readers=%d min_mbps=%.1f sum_mbps=%.1f cc_errors=%d overflows=%d %s\n",
 				n, min, sum, cc, ov, ok ? "ok" : "LOSS" }'
 	rm -f read*.out
@@ -246,6 +251,7 @@ net_all() {
 	local label=$1 maxk=0 i k r
 	vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
 		--no-announce -l 10.99.0.1:5911
+	[ -n "${net_nice:-}" ] && renice -n "$net_nice" -p "$(cat "$VT_RESULTS/srv.pid")" >/dev/null
 	for k in $COUNTS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
 	for i in $(seq 0 $((maxk - 1))); do
 		vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
@@ -279,6 +285,14 @@ vtunerd_a=$VTUNERD
 if [ -n "${BENCH_VTUNERD_B:-}" ]; then
 	VTUNERD=$BENCH_VTUNERD_B
 	net_all net-b
+fi
+# BENCH_VTUNERD_NICE=N: and with vtunerd at nice level N (a single process
+# serving 16 tuners gets, at nice 0, the CPU share of one of 32 processes)
+if [ -n "${BENCH_VTUNERD_NICE:-}" ]; then
+	VTUNERD=$vtunerd_a
+	net_nice=$BENCH_VTUNERD_NICE
+	net_all "net-nice$net_nice"
+	net_nice=
 fi
 if [ -n "${BENCH_VTUNERC_B:-}" ]; then
 	VTUNERD=$vtunerd_a

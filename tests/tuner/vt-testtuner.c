@@ -805,19 +805,28 @@ static int ts_write(int64_t now)
 
 		/*
 		 * --backlog: a tuner's buffer.  What is due beyond it is lost
-		 * (skipped, the stream itself stays continuous), as vtunerd's
-		 * simulated tuner does with TS it could not send in time.
+		 * (a gap in the stream), as vtunerd's simulated tuner loses
+		 * TS it could not send in time.
 		 */
 		if (opt.backlog && avail > opt.backlog + TS_PKT) {
-			uint64_t skip = avail - opt.backlog;
+			uint64_t skip = avail - opt.backlog, left;
 
 			skip -= skip % TS_PKT;
+			for (left = skip; left && ts_fill(); left -= n) {
+				n = st.buf_len - st.buf_off;
+				if (n > left)
+					n = left;
+				st.buf_off += n;
+			}
 			st.pace_bytes += skip;
 			st.late_bytes += skip;
 			avail -= skip;
 			lf("TS_LATE skipped=%" PRIu64 " total=%" PRIu64, skip,
 			   st.late_bytes);
 			lend();
+			if (!ts_fill())
+				return 0;	/* the end: TS_DONE next time */
+			n = st.buf_len - st.buf_off;
 		}
 
 		if (avail < TS_PKT && n >= TS_PKT)

@@ -163,20 +163,6 @@ uint64_t vts_mux_due(const struct vts_mux *m, uint64_t now_ns)
 	return total > m->slot ? total - m->slot : 0;
 }
 
-uint64_t vts_mux_limit_backlog(struct vts_mux *m, uint64_t now_ns,
-			       uint64_t max)
-{
-	uint64_t due = vts_mux_due(m, now_ns), skip;
-
-	if (due <= max)
-		return 0;
-	skip = due - max;
-	/* the start moves on by the duration of the skipped packets */
-	m->start_ns += vts_mul_div(skip, 1000000000ull * VTS_PKT_BITS,
-				   m->bitrate);
-	return skip;
-}
-
 uint32_t vts_mux_bitrate(const struct vts_mux *m)
 {
 	return m->bitrate;
@@ -717,6 +703,30 @@ static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 }
 
 /*
+ * Lose the next npkts packets of the file: the position moves on as
+ * vts_send_file() would have moved it, loop count included, so that the
+ * packets after the gap are the ones a receiver would get after an
+ * overflow.
+ */
+static void vts_file_skip(struct vts_file *f, uint64_t npkts)
+{
+	const struct vts_image *img = f->img;
+	uint64_t to = f->pos + npkts;
+	size_t lo = 0, hi = img->nfix, mid;
+
+	f->loop = (uint8_t)((f->loop + to / img->npkts) & 0x0f);
+	f->pos = (size_t)(to % img->npkts);
+	while (lo < hi) {	/* the first fix entry at or after pos */
+		mid = lo + (hi - lo) / 2;
+		if (img->fix[mid] < f->pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	f->fixpos = lo;
+}
+
+/*
  * Renumber the image's counters from 0 (every PID's but the null PID's,
  * whose counter means nothing) with vts_put_cc(), as generated packets
  * are numbered.  Each PID's advance a loop is left in img->step, and the
@@ -975,4 +985,31 @@ void vts_mux_fill(struct vts_mux *m, uint8_t *buf, size_t npkts)
 	}
 	for (i = 0; i < npkts; i++, m->slot++)
 		vts_send_next(m, buf + i * VTS_TS_SIZE);
+}
+
+uint64_t vts_mux_limit_backlog(struct vts_mux *m, uint64_t now_ns,
+			       uint64_t max)
+{
+	uint64_t due = vts_mux_due(m, now_ns), skip, lost, n;
+	uint8_t scratch[64 * VTS_TS_SIZE];
+
+	if (due <= max)
+		return 0;
+	skip = due - max;
+	if (m->file.img) {
+		vts_file_skip(&m->file, skip);
+		m->slot += skip;
+		return skip;
+	}
+	/*
+	 * Generated: the lost packets are produced and thrown away, up to
+	 * VTS_SKIP_GENERATED of them (a long stall must not cost as long
+	 * again); the clock moves on by the duration of the rest.
+	 */
+	lost = skip < VTS_SKIP_GENERATED ? skip : VTS_SKIP_GENERATED;
+	for (n = lost; n; n -= n < 64 ? n : 64)
+		vts_mux_fill(m, scratch, n < 64 ? n : 64);
+	m->start_ns += vts_mul_div(skip - lost, 1000000000ull * VTS_PKT_BITS,
+				   m->bitrate);
+	return skip;
 }

@@ -200,10 +200,14 @@ void vts_mux_fill(struct vts_mux *m, uint8_t *buf, size_t npkts);
 /* Packets due at now_ns and not yet produced by vts_mux_fill. */
 uint64_t vts_mux_due(const struct vts_mux *m, uint64_t now_ns);
 /*
- * Limits the backlog to max packets: what is due beyond that is never
- * produced (the transponder's clock moves on, as a receiver's buffer
- * would overflow).  Returns the number of packets skipped.
+ * Limits the backlog to max packets: what is due beyond that is lost, as
+ * in a receiver whose buffer overflows (a gap in the stream, which the
+ * continuity counters show).  A file's position moves on by the packets
+ * lost; a generated mux produces and drops at most VTS_SKIP_GENERATED of
+ * them and its clock moves on by the duration of the rest.  Returns the
+ * number of packets lost.
  */
+#define VTS_SKIP_GENERATED	4096
 uint64_t vts_mux_limit_backlog(struct vts_mux *m, uint64_t now_ns,
 			       uint64_t max);
 uint32_t vts_mux_bitrate(const struct vts_mux *m);

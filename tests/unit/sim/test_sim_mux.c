@@ -241,37 +241,53 @@ static void test_pacing(void **state)
 	vts_mux_free(m);
 }
 
-/* A backlog beyond the limit is skipped: the clock moves, slots do not. */
+/*
+ * A backlog beyond the limit is lost.  Generated: up to VTS_SKIP_GENERATED
+ * packets are produced and dropped, the clock moves on by the rest, so
+ * that what comes next is what a mux that sent them would send.
+ */
 static void test_backlog_limit(void **state)
 {
 	const struct vts_transponder *tp = vts_world_find(&world, "T 506 MHz");
 	uint64_t start = 5000000000ull, pps = tp->bitrate / (8 * VTS_TS_SIZE);
-	uint64_t t10 = start + 10000000000ull, skipped, due;
-	uint8_t buf[64 * VTS_TS_SIZE];
-	struct vts_mux *m;
+	uint64_t t10 = start + 10000000000ull, skipped, due, n;
+	static uint8_t buf[64 * VTS_TS_SIZE], ref[64 * VTS_TS_SIZE];
+	struct vts_mux *m, *r;
 	char err[256];
 
 	(void)state;
 	m = vts_mux_new(tp, UTC0, start, err, sizeof(err));
+	r = vts_mux_new(tp, UTC0, start, err, sizeof(err));
 	assert_non_null(m);
+	assert_non_null(r);
 	due = vts_mux_due(m, t10);
 	assert_in_range(due, 10 * pps, 10 * pps + 10);
 	/* within the limit: nothing happens */
 	assert_int_equal(vts_mux_limit_backlog(m, t10, due), 0);
 	assert_int_equal(vts_mux_due(m, t10), due);
-	/* 10 s due, 1000 packets allowed: the rest never comes */
+	/* 1000 packets lost: the next ones are those after them */
+	skipped = vts_mux_limit_backlog(m, t10, due - 1000);
+	assert_int_equal(skipped, 1000);
+	assert_int_equal(vts_mux_packets(m), 1000);
+	assert_int_equal(vts_mux_due(m, t10), due - 1000);
+	for (n = 0; n < 1000; n += 50)
+		vts_mux_fill(r, ref, 50);
+	vts_mux_fill(m, buf, 64);
+	vts_mux_fill(r, ref, 64);
+	assert_memory_equal(buf, ref, sizeof(buf));
+	/* 10 s due, 1000 packets allowed: most of it never comes */
+	due = vts_mux_due(m, t10);
 	skipped = vts_mux_limit_backlog(m, t10, 1000);
 	assert_in_range(skipped, due - 1001, due - 999);
 	assert_in_range(vts_mux_due(m, t10), 999, 1000);
-	/* production goes on from slot 0: no gap in the stream itself */
-	assert_int_equal(vts_mux_packets(m), 0);
+	assert_int_equal(vts_mux_packets(m), 1064 + VTS_SKIP_GENERATED);
 	vts_mux_fill(m, buf, 64);
-	assert_int_equal(vts_mux_packets(m), 64);
 	assert_in_range(vts_mux_due(m, t10), 935, 936);
 	/* and the pace after that is the transponder's */
 	assert_in_range(vts_mux_due(m, t10 + 1000000000) - vts_mux_due(m, t10),
 			pps - 1, pps + 1);
 	vts_mux_free(m);
+	vts_mux_free(r);
 }
 
 static void test_ts_file_loop(void **state)
@@ -378,6 +394,51 @@ static void test_ts_file_shared(void **state)
 	assert_true(chk2.packets > 18 * n);
 }
 
+/*
+ * A file mux that loses packets goes on where one that sent them would
+ * be: same packets, same counters, whether the gap is within the file,
+ * over its end, or several loops long (the loop count, and so the
+ * counter fix-up, moves with it).  And a receiver sees the gap.
+ */
+static void test_ts_file_skip(void **state)
+{
+	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
+	static uint8_t buf[CHUNK * VTS_TS_SIZE], ref[CHUNK * VTS_TS_SIZE];
+	const uint64_t now = 1000000000000ull;
+	struct vts_mux *a, *b;
+	char src[128], err[256];
+	uint64_t n, i, k, skip, due, cc_errors = 0;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/skip.ts", tmpdir);
+	n = generate(&tp, 0.1, src);
+	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", src);
+	tp.nservices = 0;
+	a = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
+	b = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
+	if (!a || !b)
+		fail_msg("%s", err);
+	tsc_init(&chk, NULL);
+	for (k = 0; k < 24; k++) {
+		skip = k % 3 == 0 ? 1 + k * 97 : k % 3 == 1 ? n - 5 + k : 2 * n + k * 31;
+		due = vts_mux_due(a, now);
+		assert_true(due > skip);
+		assert_int_equal(vts_mux_limit_backlog(a, now, due - skip), skip);
+		for (i = 0; i < skip; i += CHUNK)
+			vts_mux_fill(b, ref, skip - i < CHUNK ? skip - i : CHUNK);
+		vts_mux_fill(a, buf, 500);
+		vts_mux_fill(b, ref, 500);
+		assert_memory_equal(buf, ref, 500 * VTS_TS_SIZE);
+		tsc_feed(&chk, buf, 500 * VTS_TS_SIZE);
+	}
+	assert_int_equal(vts_mux_packets(a), vts_mux_packets(b));
+	vts_mux_free(a);
+	vts_mux_free(b);
+	for (i = 0; i < TSC_NPIDS; i++)
+		cc_errors += chk.pid[i].cc_errors;
+	assert_true(cc_errors > 0);
+}
+
 static void test_vts_gen(void **state)
 {
 	const char *gen = getenv("SIM_GEN");
@@ -406,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_backlog_limit),
 		cmocka_unit_test(test_ts_file_loop),
 		cmocka_unit_test(test_ts_file_shared),
+		cmocka_unit_test(test_ts_file_skip),
 		cmocka_unit_test(test_vts_gen),
 	};
 
