@@ -20,8 +20,9 @@
 # "ok" when no reader saw a continuity error or a dvr overflow (no packet
 # lost anywhere) and every reader got >= 90 % of R (the rate measured from
 # its first byte to its end: TS still on its way when the time is up, up
-# to the sources' backlog of 0.4 s at 80 Mbit/s, counts against it).  BENCH_RATES, BENCH_COUNTS,
-# BENCH_SECS, BENCH_PATHS ("local tcp relay net") override the defaults;
+# to the sources' backlog of 0.4 s at 80 Mbit/s, counts against it).
+# BENCH_RATES, BENCH_COUNTS, BENCH_SECS, BENCH_PATHS ("local tcp relay
+# net") override the defaults;
 # BENCH_VTUNERD_B adds the net path once more with another vtunerd binary,
 # BENCH_VTUNERC_B with another vtunerc.
 # (perf record -a -e cpu-clock in the TCG guest was tried: its samples land
