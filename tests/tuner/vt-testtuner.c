@@ -808,7 +808,7 @@ static int ts_write(int64_t now)
 		 * (a gap in the stream), as vtunerd's simulated tuner loses
 		 * TS it could not send in time.
 		 */
-		if (opt.backlog && avail > opt.backlog + TS_PKT) {
+		if (opt.backlog && avail > TS_PKT && avail - TS_PKT > opt.backlog) {
 			uint64_t skip = avail - opt.backlog, left;
 
 			skip -= skip % TS_PKT;
