@@ -199,6 +199,23 @@ static void check_ffprobe(const struct vts_transponder *tp, const char *path)
 	assert_null(strstr(out, "rror"));
 }
 
+/*
+ * secs of tp into tmpdir/name, and tp then plays that file (a ts_file
+ * transponder without services of its own); returns the packet count
+ */
+static uint64_t file_transponder(struct vts_transponder *tp, double secs,
+				 const char *name)
+{
+	char src[128];
+	uint64_t n;
+
+	snprintf(src, sizeof(src), "%s/%s", tmpdir, name);
+	n = generate(tp, secs, src);
+	snprintf(tp->ts_file, sizeof(tp->ts_file), "%s", src);
+	tp->nservices = 0;
+	return n;
+}
+
 static void test_all_transponders(void **state)
 {
 	char path[128];
@@ -293,15 +310,11 @@ static void test_backlog_limit(void **state)
 static void test_ts_file_loop(void **state)
 {
 	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
-	char src[128];
 	uint64_t n, i;
 
 	(void)state;
-	snprintf(src, sizeof(src), "%s/src.ts", tmpdir);
-	n = generate(&tp, 1.5, src);
-	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", src);
+	n = file_transponder(&tp, 1.5, "src.ts");
 	tp.bitrate = 1000000;	/* overridden by the file's PCRs */
-	tp.nservices = 0;
 	{
 		struct vts_mux *m;
 		static uint8_t buf[CHUNK * VTS_TS_SIZE];
@@ -329,7 +342,7 @@ static void test_ts_file_loop(void **state)
 		char err[256];
 		FILE *f;
 
-		f = fopen(src, "w");
+		f = fopen(tp.ts_file, "w");
 		fputs("not a transport stream, but long enough to hold one packet of 188 bytes "
 		      "..........................................................................."
 		      "..........................................................................", f);
@@ -352,15 +365,12 @@ static void test_ts_file_shared(void **state)
 	static uint8_t buf[CHUNK * VTS_TS_SIZE];
 	static struct tscheck chk2;
 	struct vts_mux *a, *b;
-	char src[128], err[256];
+	char err[256];
 	uint64_t n, i;
 	size_t step;
 
 	(void)state;
-	snprintf(src, sizeof(src), "%s/shared.ts", tmpdir);
-	n = generate(&tp, 0.1, src);
-	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", src);
-	tp.nservices = 0;
+	n = file_transponder(&tp, 0.1, "shared.ts");
 	a = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
 	if (!a)
 		fail_msg("%s", err);
@@ -406,14 +416,11 @@ static void test_ts_file_skip(void **state)
 	static uint8_t buf[CHUNK * VTS_TS_SIZE], ref[CHUNK * VTS_TS_SIZE];
 	const uint64_t now = 1000000000000ull;
 	struct vts_mux *a, *b;
-	char src[128], err[256];
+	char err[256];
 	uint64_t n, i, k, skip, due, cc_errors = 0;
 
 	(void)state;
-	snprintf(src, sizeof(src), "%s/skip.ts", tmpdir);
-	n = generate(&tp, 0.1, src);
-	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", src);
-	tp.nservices = 0;
+	n = file_transponder(&tp, 0.1, "skip.ts");
 	a = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
 	b = vts_mux_new(&tp, UTC0, 0, err, sizeof(err));
 	if (!a || !b)
