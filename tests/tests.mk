@@ -3,13 +3,14 @@
 -include tests/unit/unit.mk
 -include tests/tuner/tuner.mk
 -include tests/fuzz/fuzz.mk
+-include tests/server/server.mk
 -include tests/vm/vm.mk
 
 .PHONY: check-lint
 check-lint:
 	@tests/lint.sh $(B) $(KVERS)
 
-CHECK_STAGES ?= check-unit check-sim check-client check-fuzz check-lint check-man check-install check-deb check-vm
+CHECK_STAGES ?= check-unit check-sim check-client check-server check-fuzz check-lint check-man check-install check-deb check-vm
 
 check:
 	@B=$(B) MAKE="$(MAKE)" tests/check.sh $(CHECK_STAGES)

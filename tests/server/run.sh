@@ -1,0 +1,174 @@
+#!/bin/bash
+# tests/server/run.sh - vtunerd on the host (no module, no VM): its TS
+# threads (src/server/pump.c) under ThreadSanitizer, driven by
+# vtunerd-probe clients on loopback: streams at once, retunes and control
+# round trips while TS flows, a client killed mid-stream, a client that
+# stops reading, and a shutdown with every tuner streaming.
+# Usage: run.sh BUILD_DIR   (needs $B/tsan/server/vtunerd: make tsan,
+# $B/server/vtunerd-probe and $B/tests/tuner/vt-tscheck).
+# Ends with one line "N passed, N failed".
+set -uo pipefail
+B=${1:-build}
+VTD=$B/tsan/server/vtunerd
+PROBE=$B/server/vtunerd-probe
+TSCHECK=$B/tests/tuner/vt-tscheck
+W=$(mktemp -d "${TMPDIR:-/tmp}/vt-server.XXXXXX")
+PORT=$((20000 + $$ % 20000))
+SRV=127.0.0.1:$PORT
+TUNE='DELIVERY_SYSTEM=DVBT FREQUENCY=506000000 BANDWIDTH_HZ=8000000'
+passed=0
+failed=0
+vtd_pid=
+
+cleanup() {
+	[ -n "$vtd_pid" ] && kill -9 "$vtd_pid" 2>/dev/null
+	jobs -p | xargs -r kill -9 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() {
+	echo "not ok - $1"
+	shift
+	for f in "$@"; do [ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 20; done
+	failed=$((failed + 1))
+}
+check() {	# check NAME COMMAND... [-- FILES to show on failure]
+	local name=$1 files=() cmd=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1"); shift; done
+	[ "${1:-}" = -- ] && { shift; files=("$@"); }
+	if "${cmd[@]}"; then ok "$name"; else not_ok "$name" "${files[@]}"; fi
+}
+
+for f in "$VTD" "$PROBE" "$TSCHECK"; do
+	if [ ! -x "$f" ]; then
+		echo "not ok - $f missing (make tsan vtunerd tuner-tools)"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
+# Some kernels randomise mmap more than TSan's shadow layout allows.
+SETARCH=
+setarch "$(uname -m)" -R true 2>/dev/null && SETARCH="setarch $(uname -m) -R"
+export TSAN_OPTIONS="log_path=$W/tsan halt_on_error=0 second_deadlock_stack=1"
+
+start_vtd() {	# start_vtd EXTRA_OPTION...
+	$SETARCH "$VTD" --sim --sim-tuners 4 -l "$SRV" --no-announce -f -v \
+		"$@" >>"$W/vtd.log" 2>&1 &
+	vtd_pid=$!
+	for _ in $(seq 100); do
+		"$PROBE" -s "$SRV" -l >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+probe() {	# probe NAME TUNER SECONDS EXTRA...: in the background
+	local name=$1 tuner=$2 secs=$3
+	shift 3
+	"$PROBE" -s "$SRV" -t "$tuner" -T "$TUNE" -p all -S "$secs" \
+		-o "$W/$name.ts" "$@" >"$W/$name.out" 2>&1 &
+	last=$!
+}
+wait_all() {	# every client started; 1 if one failed
+	local r=0 p
+
+	for p in $(jobs -p); do
+		[ "$p" = "$vtd_pid" ] || wait "$p" || r=1
+	done
+	return $r
+}
+within_5s() {	# COMMAND... succeeds within 5 s
+	for _ in $(seq 50); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+received() { grep -q "^received [1-9][0-9]* TS packets" "$W/$1.out"; }
+lossless() {
+	"$TSCHECK" "$W/$1.ts" >"$W/$1.check" 2>&1 &&
+		grep -q "cc_errors=0 sync_errors=0" <(tail -n 1 "$W/$1.check")
+}
+good() { received "$1" && lossless "$1"; }
+tuner_free() { "$PROBE" -s "$SRV" -l | grep -q "^$1[[:space:]]free"; }
+dropped_and_free() {
+	grep -q 'data connection too slow' "$W/vtd.log" && tuner_free "$1"
+}
+
+check "vtunerd (ThreadSanitizer build) starts with 4 simulated tuners" \
+	start_vtd --ts-queue 1 -- "$W/vtd.log"
+
+# 1. four streams at once, the whole TS of each
+for i in 0 1 2 3; do probe s$i $i 3; done
+check "four streams at once: every client gets its TS" wait_all -- \
+	"$W"/s?.out
+for i in 0 1 2 3; do
+	check "stream $i: TS received, no continuity error" good "s$i" -- \
+		"$W/s$i.out" "$W/s$i.check"
+done
+
+# 2. retunes and control round trips while TS flows on the others
+probe r0 0 3 --retune-ms 200 --ping-ms 20
+probe r1 1 3 --retune-ms 300
+probe f2 2 3
+probe f3 3 3 --ping-ms 10
+check "retunes and pings while streaming: clients succeed" wait_all -- \
+	"$W"/r?.out "$W"/f?.out
+# --retune-ms 200 over 3 s: 14 or 15 tunes; 300: 9 or 10
+check "every retune gets its first TS frame" \
+	grep -q '^tune to first TS frame: 1[45],' "$W/r0.out" -- "$W/r0.out"
+check "every retune gets its first TS frame (2)" \
+	grep -qE '^tune to first TS frame: (9|10),' "$W/r1.out" -- "$W/r1.out"
+check "a stream beside the retuning ones loses nothing" good f2 -- \
+	"$W/f2.check"
+check "a stream with pings beside them loses nothing" good f3 -- \
+	"$W/f3.check"
+
+# 3. a client killed mid-stream: its tuner is released, the others go on
+probe k0 0 10
+k0=$last
+probe k1 1 3
+sleep 1
+kill -9 "$k0"
+wait "$k0" 2>/dev/null	# not reported as "Killed"
+check "a client killed mid-stream: its tuner is released" \
+	within_5s tuner_free 0 -- "$W/vtd.log"
+wait_all
+check "the stream beside it goes on, lossless" good k1 -- "$W/k1.out"
+
+# 4. a client that stops reading: its frames are dropped, then it is killed
+probe p0 2 20
+sleep 1
+kill -STOP "$last"
+sleep 3
+kill -9 "$last"
+wait "$last" 2>/dev/null
+wait_all
+check "a stalled client: TS frames dropped, not queued without bound" \
+	within_5s dropped_and_free 2 -- "$W/vtd.log"
+
+# 5. SIGTERM with every tuner streaming: the pumps are joined, exit 0
+for i in 0 1 2 3; do probe t$i $i 30; done
+sleep 1.5
+kill -TERM "$vtd_pid"
+vtd_exit() {
+	for _ in $(seq 100); do
+		kill -0 "$vtd_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$vtd_pid"
+}
+check "SIGTERM while 4 tuners stream: vtunerd exits 0" vtd_exit -- "$W/vtd.log"
+vtd_pid=
+wait_all
+
+reports=$(ls "$W"/tsan.* 2>/dev/null)
+if [ -z "$reports" ] && ! grep -q ThreadSanitizer "$W/vtd.log"; then
+	ok "no ThreadSanitizer report"
+else
+	not_ok "ThreadSanitizer reports" $reports "$W/vtd.log"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
