@@ -99,13 +99,15 @@ read_all() {
 # case, then cpu_end GROUP "PIDS" ...: each group's share of one CPU and
 # the whole VM's busy share of all its CPUs (/proc/PID/stat, /proc/stat)
 HZ=$(getconf CLK_TCK)
-# and the time they waited on a run queue (/proc/PID/schedstat, ms per s):
-# how long a runnable process did not get a CPU
+# and the time they waited on a run queue (/proc/PID/task/*/schedstat, ms
+# per s, every thread: vtunerd has one per open tuner): how long a
+# runnable thread did not get a CPU
 proc_wait() {
-	local t=0 p w
+	local t=0 p w f
 	for p in "$@"; do
-		[ -r "/proc/$p/schedstat" ] && read -r _ w _ <"/proc/$p/schedstat" &&
-			t=$((t + w))
+		for f in /proc/"$p"/task/*/schedstat; do
+			[ -r "$f" ] && read -r _ w _ <"$f" && t=$((t + w))
+		done
 	done
 	echo "$t"
 }
@@ -271,9 +273,12 @@ net_all() {
 			say "#   cpu: $(cpu_end vtunerd "$dp" vtunerc "$cp")"
 		done
 	done
-	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_LOGDIR/srv.log") 'not read in time'; clients lost their session $(cat "$VT_LOGDIR"/cli*.log | grep -c 'lost:') times"
 	for i in $(seq 0 $((maxk - 1))); do daemon_stop "cli$i"; done
 	daemon_stop srv
+	# TS frames vtunerd dropped because a data connection's queue was
+	# full (its counters when the tuners closed): loss the readers may
+	# not see, when the stream reaches them later than their end
+	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_LOGDIR/srv.log") 'not read in time', dropped $(sed -nE 's/.* frames sent, [0-9]+ frames \(([0-9]+) packets\) dropped.*/\1/p' "$VT_LOGDIR/srv.log" | awk '{ n += $1 } END { print n + 0 }') TS packets (data connections too slow); clients lost their session $(cat "$VT_LOGDIR"/cli*.log | grep -c 'lost:') times"
 	mkdir -p "$VT_RESULTS/$label"
 	mv "$VT_LOGDIR/srv.log" "$VT_LOGDIR"/cli*.log "$VT_RESULTS/$label/"
 }

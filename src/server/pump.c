@@ -91,6 +91,22 @@ static bool vtd_pump_put(struct vtd_conn *c, const uint8_t *frame,
 	return true;
 }
 
+/*
+ * The pump's side of the session's mutex: not before the event loop,
+ * when it waits for it (see server.h).
+ */
+static void vtd_pump_lock(struct vtd_session *s)
+{
+	pthread_mutex_lock(&s->mu);
+	while (atomic_load(&s->loop_waiting) && !s->pump_stop)
+		pthread_cond_wait(&s->loop_done, &s->mu);
+}
+
+static bool vtd_pump_yield(struct vtd_session *s)
+{
+	return atomic_load(&s->loop_waiting) != 0;
+}
+
 /* Send what the socket takes; s locked. */
 static void vtd_pump_flush(struct vtd_session *s, struct vtd_conn *d)
 {
@@ -174,6 +190,8 @@ static void vtd_pump_ts(struct vtd_session *s)
 			s->drop_frames++;
 			s->drop_packets += pkts;
 		}
+		if (vtd_pump_yield(s))
+			break;		/* the rest after the loop's turn */
 	}
 	if (queued)
 		vtd_pump_flush(s, d);
@@ -195,9 +213,9 @@ static void *vtd_pump_main(void *arg)
 	struct vtd_conn *d;
 
 	for (;;) {
-		vtd_session_lock(s);
+		vtd_pump_lock(s);
 		if (s->pump_stop) {
-			vtd_session_unlock(s);
+			pthread_mutex_unlock(&s->mu);
 			break;
 		}
 		d = s->data;
@@ -208,7 +226,7 @@ static void *vtd_pump_main(void *arg)
 		if (d && !d->dead && !d->pump_err &&
 		    vtp_writer_pending(&d->wr))
 			p[2].fd = d->ev.fd;
-		vtd_session_unlock(s);
+		pthread_mutex_unlock(&s->mu);
 
 		if (poll(p, 3, -1) < 0) {
 			struct timespec pause = { 0, 10000000 };
@@ -222,7 +240,7 @@ static void *vtd_pump_main(void *arg)
 		}
 		if (p[0].revents)
 			vtd_pump_drain(s->pump_efd);
-		vtd_session_lock(s);
+		vtd_pump_lock(s);
 		d = s->data;
 		/*
 		 * The connection polled may have gone since (its fd then
@@ -232,7 +250,7 @@ static void *vtd_pump_main(void *arg)
 			vtd_pump_flush(s, d);
 		if (!s->pump_stop && p[1].revents && s->ts_fd >= 0)
 			vtd_pump_ts(s);
-		vtd_session_unlock(s);
+		pthread_mutex_unlock(&s->mu);
 	}
 	return NULL;
 }

@@ -13,12 +13,17 @@
  * output queue (wr, frames, want_out, dead, pump_err).  The event loop
  * takes it for every call of a tuner op and every access to a data
  * connection of a session; it never holds it while it closes a control
- * connection, as that joins the pump.
+ * connection, as that joins the pump.  The loop has precedence: while it
+ * waits for the mutex (loop_waiting), the pump ends its batch and does
+ * not take the mutex again before the loop has had it (loop_done), so a
+ * pump with TS to catch up on cannot keep the loop, and every session on
+ * it, waiting.
  */
 #ifndef VTD_SERVER_H
 #define VTD_SERVER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +90,8 @@ struct vtd_session {
 	struct vtd_tuner *tuner;
 	/* the mutex (recursive) and the pump: see the top of this file */
 	pthread_mutex_t mu;
+	pthread_cond_t loop_done;	/* the loop released mu */
+	atomic_uint loop_waiting;	/* the loop wants mu */
 	bool mu_ready;
 	pthread_t pump;
 	bool pump_running;		/* event loop only */
@@ -199,6 +206,7 @@ void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Releases the tuner and closes the data connection. */
 void vtd_session_release(struct vtd_session *s);
+/* The event loop's side of the session's mutex (the pump has its own). */
 void vtd_session_lock(struct vtd_session *s);
 void vtd_session_unlock(struct vtd_session *s);
 /* c's session, locked, if c is a data connection bound to one; or NULL */

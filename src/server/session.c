@@ -113,12 +113,16 @@ void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
 
 void vtd_session_lock(struct vtd_session *s)
 {
+	atomic_fetch_add(&s->loop_waiting, 1);
 	pthread_mutex_lock(&s->mu);
+	atomic_fetch_sub(&s->loop_waiting, 1);
 }
 
 void vtd_session_unlock(struct vtd_session *s)
 {
 	pthread_mutex_unlock(&s->mu);
+	if (s->pump_running)
+		pthread_cond_broadcast(&s->loop_done);
 }
 
 struct vtd_session *vtd_data_lock(struct vtd_conn *c)
@@ -148,6 +152,12 @@ static int vtd_session_mutex_init(struct vtd_session *s)
 	pthread_mutexattr_destroy(&a);
 	if (err)
 		return -err;
+	err = pthread_cond_init(&s->loop_done, NULL);
+	if (err) {
+		pthread_mutex_destroy(&s->mu);
+		return -err;
+	}
+	atomic_init(&s->loop_waiting, 0);
 	s->mu_ready = true;
 	return 0;
 }
@@ -189,8 +199,10 @@ void vtd_session_release(struct vtd_session *s)
 	vtd_close_tuner(s);
 	free(s->pids);
 	s->pids = NULL;
-	if (s->mu_ready)
+	if (s->mu_ready) {
+		pthread_cond_destroy(&s->loop_done);
 		pthread_mutex_destroy(&s->mu);
+	}
 	s->mu_ready = false;
 }
 
