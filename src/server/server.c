@@ -3,9 +3,7 @@
  * server.c - the event loop of vtunerd: listening sockets, connections,
  * the status timer and the signals, all on one epoll instance.  Every
  * socket is non-blocking; output goes through the bounded vtp_writer
- * queue of its connection.  The TS pumps of pump.c send on the data
- * connections; a data connection's event is handled with its session
- * locked.
+ * queue of its connection.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -147,7 +144,6 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 	srv->epfd = -1;
 	srv->timer.fd = -1;
 	srv->sig.fd = -1;
-	srv->wake.fd = -1;
 	srv->msg = malloc(sizeof(*srv->msg));
 	srv->tsbuf = malloc(VTP_MAX_FRAME);
 	if (!srv->msg || !srv->tsbuf) {
@@ -179,27 +175,8 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		close(fd);
 		return -1;
 	}
-	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (fd < 0) {
-		vt_err("eventfd: %s", strerror(errno));
-		return -1;
-	}
-	srv->wake.kind = EV_WAKE;
-	if (vtd_server_watch(srv, &srv->wake, fd, true) < 0) {
-		vt_err("epoll_ctl: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
+
 	return 0;
-}
-
-/* From a pump: the counter is full (EAGAIN) only with a wake-up pending. */
-void vtd_server_wake(struct vtd_server *srv)
-{
-	uint64_t one = 1;
-
-	if (write(srv->wake.fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		vt_debug("eventfd write: %s", strerror(errno));
 }
 
 /*
@@ -281,14 +258,7 @@ static int vtd_conn_update_events(struct vtd_conn *c, bool force)
 	bool want = vtp_writer_pending(&c->wr) > 0;
 	struct epoll_event e = { .data.ptr = &c->ev };
 
-	if (c->dead)
-		return 0;
-	/* the pump polls its data connection itself */
-	if (want && vtd_conn_pumped(c)) {
-		vtd_pump_kick(c->sess);
-		want = false;
-	}
-	if (!force && want == c->want_out)
+	if ((!force && want == c->want_out) || c->dead)
 		return 0;
 	e.events = (c->closing ? 0 : EPOLLIN) | (want ? EPOLLOUT : 0);
 	if (epoll_ctl(c->srv->epfd, EPOLL_CTL_MOD, c->ev.fd, &e) < 0)
@@ -349,11 +319,9 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 void vtd_conn_close(struct vtd_conn *c, const char *why)
 {
 	struct vtd_server *srv = c->srv;
-	struct vtd_session *ds;
 
 	if (c->dead)
 		return;
-	ds = vtd_data_lock(c);
 	if (why)
 		vt_info("#%u %s: %s", c->id, c->peer, why);
 	c->dead = true;
@@ -367,8 +335,6 @@ void vtd_conn_close(struct vtd_conn *c, const char *why)
 	} else if (c->kind == CONN_DATA) {
 		vtd_data_detach(c);
 	}
-	if (ds)
-		vtd_session_unlock(ds);
 }
 
 void vtd_conn_close_after_flush(struct vtd_conn *c)
@@ -535,7 +501,6 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 	int n;
 
 	for (c = srv->conns; c; c = c->next) {
-		struct vtd_session *ds;
 		uint64_t idle;
 
 		if (c->dead)
@@ -554,36 +519,8 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 					 now);
 		if (!srv->next_reqid)
 			srv->next_reqid = 1;
-		ds = vtd_data_lock(c);
 		if (n > 0 && vtd_conn_send(c, buf, (size_t)n))
 			c->ka_sent_ns = now;
-		if (ds)
-			vtd_session_unlock(ds);
-	}
-}
-
-/* A pump's write failed, or the queue of a closing connection is out. */
-static void vtd_wake(struct vtd_server *srv)
-{
-	struct vtd_session *ds;
-	struct vtd_conn *c;
-	uint64_t v;
-
-	if (read(srv->wake.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		vt_debug("eventfd read: %s", strerror(errno));
-	for (c = srv->conns; c; c = c->next) {
-		if (c->dead || c->kind != CONN_DATA)
-			continue;
-		ds = vtd_data_lock(c);
-		if (c->pump_err) {
-			vt_info("#%u %s: write: %s", c->id, c->peer,
-				strerror(c->pump_err));
-			vtd_conn_close(c, NULL);
-		} else if (c->closing && !vtp_writer_pending(&c->wr)) {
-			vtd_conn_close(c, NULL);
-		}
-		if (ds)
-			vtd_session_unlock(ds);
 	}
 }
 
@@ -690,19 +627,19 @@ int vtd_server_run(struct vtd_server *srv)
 				break;
 			case EV_CONN: {
 				struct vtd_conn *c = (struct vtd_conn *)e;
-				struct vtd_session *ds;
 
-				if (c->dead)
-					break;
-				ds = vtd_data_lock(c);
-				vtd_conn_event(srv, c, ev[i].events);
-				if (ds)
-					vtd_session_unlock(ds);
+				if (!c->dead)
+					vtd_conn_event(srv, c, ev[i].events);
 				break;
 			}
-			case EV_WAKE:
-				vtd_wake(srv);
+			case EV_TUNER: {
+				struct vtd_session *s = (struct vtd_session *)
+					((char *)e - offsetof(struct vtd_session, ts_ev));
+
+				if (e->fd >= 0)
+					vtd_session_ts(srv, s);
 				break;
+			}
 			case EV_TIMER:
 				vtd_timer(srv);
 				break;
@@ -734,8 +671,6 @@ void vtd_server_fini(struct vtd_server *srv)
 		close(srv->timer.fd);
 	if (srv->sig.fd >= 0)
 		close(srv->sig.fd);
-	if (srv->wake.fd >= 0)
-		close(srv->wake.fd);
 	if (srv->epfd >= 0)
 		close(srv->epfd);
 	free(srv->msg);

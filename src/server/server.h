@@ -3,27 +3,12 @@
  * server.h - vtunerd: the event loop, its connections and sessions.
  *
  * server.c owns the sockets (accept, read, write, timers, signals);
- * session.c handles the protocol messages of a connection; pump.c moves
- * the TS of an open tuner to its data connection, in a thread per tuner.
- *
- * Threads: everything runs in the event loop's thread except the pump of
- * each open tuner.  A session's mutex (vtd_session_lock()) guards what
- * the two share: the tuner's ops, the session's TS state (seq,
- * frame_pkts, counters, data) and the whole of its data connection's
- * output queue (wr, frames, want_out, dead, pump_err).  The event loop
- * takes it for every call of a tuner op and every access to a data
- * connection of a session; it never holds it while it closes a control
- * connection, as that joins the pump.  The loop has precedence: while it
- * waits for the mutex (loop_waiting), the pump ends its batch and does
- * not take the mutex again before the loop has had it (loop_done), so a
- * pump with TS to catch up on cannot keep the loop, and every session on
- * it, waiting.
+ * session.c handles the protocol messages of a connection and moves the
+ * TS of an open tuner to the data connection.
  */
 #ifndef VTD_SERVER_H
 #define VTD_SERVER_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,7 +50,7 @@ struct vtd_config {
 };
 
 /* What an epoll event points to. */
-enum vtd_ev_kind { EV_LISTEN, EV_CONN, EV_TIMER, EV_SIGNAL, EV_WAKE };
+enum vtd_ev_kind { EV_LISTEN, EV_CONN, EV_TUNER, EV_TIMER, EV_SIGNAL };
 
 struct vtd_ev {
 	enum vtd_ev_kind kind;
@@ -88,17 +73,7 @@ struct vtd_session {
 	bool authed;			/* no key, or AUTH verified */
 	struct vtp_auth_ctx actx;	/* with a key: the handshake */
 	struct vtd_tuner *tuner;
-	/* the mutex (recursive) and the pump: see the top of this file */
-	pthread_mutex_t mu;
-	pthread_cond_t loop_done;	/* the loop released mu */
-	atomic_uint loop_waiting;	/* the loop wants mu */
-	bool mu_ready;
-	pthread_t pump;
-	bool pump_running;		/* event loop only */
-	bool pump_stop;			/* under mu */
-	int pump_efd;			/* eventfd: wakes the pump */
-	int ts_fd;			/* the tuner's fd; -1: TS stopped */
-	uint8_t *tsbuf;			/* the pump's TS frame bounce buffer */
+	struct vtd_ev ts_ev;		/* EV_TUNER, the tuner's fd */
 	uint8_t token[VTP_TOKEN_LEN];
 	bool token_valid;
 	uint32_t seq;
@@ -131,11 +106,9 @@ struct vtd_conn {
 	bool want_out;			/* EPOLLOUT registered */
 	bool closing;			/* close once the queue is sent */
 	bool dead;			/* closed, freed after this round */
-	int pump_err;			/* data: the pump's write failed */
 	uint64_t last_rx_ns;
 	uint64_t ka_sent_ns;		/* 0: no KEEPALIVE outstanding */
-	/* control: &session; data: bound to (set by the event loop, locked) */
-	struct vtd_session *sess;
+	struct vtd_session *sess;	/* control: &session; data: bound to */
 	struct vtd_session session;	/* of a control connection */
 
 	/* data connection: lengths of the queued frames, oldest first */
@@ -156,14 +129,13 @@ struct vtd_server {
 	struct vtd_ev timer;		/* status poll and housekeeping */
 	unsigned int timer_ms;		/* the timer's period */
 	struct vtd_ev sig;		/* signalfd */
-	struct vtd_ev wake;		/* eventfd: a pump has news */
 	struct vtd_conn *conns;
 	unsigned int nconns, nsessions, next_id;
 	uint32_t next_reqid;
 	uint64_t last_house_ns;
 	bool stop;
 	struct vtp_msg *msg;		/* decode buffer (16 KiB) */
-	uint8_t *tsbuf;			/* a large frame being encoded */
+	uint8_t *tsbuf;			/* TS frame being built */
 };
 
 /* server.c */
@@ -206,11 +178,8 @@ void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Releases the tuner and closes the data connection. */
 void vtd_session_release(struct vtd_session *s);
-/* The event loop's side of the session's mutex (the pump has its own). */
-void vtd_session_lock(struct vtd_session *s);
-void vtd_session_unlock(struct vtd_session *s);
-/* c's session, locked, if c is a data connection bound to one; or NULL */
-struct vtd_session *vtd_data_lock(struct vtd_conn *c);
+/* The tuner's fd is readable: move TS to the data connection. */
+void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s);
 /* A tune: poll status every VTD_STATUS_FAST_MS for a while. */
 void vtd_server_status_fast(struct vtd_server *srv);
 /* Periodic: status poll and push (every VTD_STATUS_POLL_MS). */
@@ -224,17 +193,5 @@ void vtd_data_sent(struct vtd_conn *c, size_t sent);
  */
 void vtd_data_frame(struct vtd_conn *c, uint32_t rec);
 void vtd_data_detach(struct vtd_conn *c);
-
-/* pump.c */
-/* With s->tuner open: start its pump; 0 or -errno. */
-int vtd_pump_start(struct vtd_session *s);
-/* Stop and join it (s not locked); a no-op if none runs. */
-void vtd_pump_stop(struct vtd_session *s);
-/* Make it look again at its data connection (s locked). */
-void vtd_pump_kick(struct vtd_session *s);
-/* Whether a pump sends c's output (s locked or event loop). */
-bool vtd_conn_pumped(const struct vtd_conn *c);
-/* A pump has news for the event loop (a write failed, a queue sent). */
-void vtd_server_wake(struct vtd_server *srv);
 
 #endif /* VTD_SERVER_H */

@@ -4,8 +4,7 @@
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
 	    src/server/backend.c src/server/backend_dvb.c \
-	    src/server/backend_sim.c src/server/announce.c src/server/auth.c \
-	    src/server/pump.c
+	    src/server/backend_sim.c src/server/announce.c src/server/auth.c
 VTD_HDRS := src/server/backend.h src/server/server.h src/server/announce.h \
 	    $(VTP_HDRS) \
 	    src/common/log.h
@@ -33,11 +32,11 @@ $(B)/server/backend_sim.o: $(VTD_SIM_DEPS)
 
 $(B)/server/%.o: src/server/%.c $(VTD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -pthread $(VTD_SIM_CFLAGS) \
+	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
 		$(VTD_AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
+	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
 		$(VTC_LIB) $(SIM_LIBS) $(VTD_AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
 
 $(VTD_PROBE): $(B)/server/vtunerd-probe.o $(VTP_LIB)

@@ -2,10 +2,10 @@
 /*
  * session.c - the protocol of vtunerd (docs/protocol.md): the messages of
  * a connection before HELLO / DATA_ATTACH, of a control session and of a
- * data connection; the STATUS pushes.  The TS path is in pump.c.
+ * data connection; the STATUS pushes and the TS path from a tuner to the
+ * data connection.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,20 @@
 
 #include "common/log.h"
 #include "server/server.h"
+
+/* TS read from the tuner per TS_DATA frame and reads per wake-up */
+#define VTD_TS_CHUNK_PKTS	1024
+#define VTD_TS_READS		8
+/*
+ * After a tune the frames start small and double up to VTD_TS_CHUNK_PKTS:
+ * the client can use a frame only once all of it has arrived, and the
+ * data connection, idle since the old tune, is back in TCP slow start
+ * (ten segments per round trip), so a first frame of 192 KiB would take
+ * four round trips to show its first packet.  64 packets fit in the
+ * initial window.
+ */
+#define VTD_TS_FIRST_PKTS	64
+#define VTD_DROP_LOG_NS		10000000000ull
 
 static bool vtd_is_request(uint16_t type)
 {
@@ -111,55 +125,9 @@ void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
 
 /* ---- session state ------------------------------------------------------ */
 
-void vtd_session_lock(struct vtd_session *s)
+static struct vtd_server *vtd_srv(struct vtd_session *s)
 {
-	atomic_fetch_add(&s->loop_waiting, 1);
-	pthread_mutex_lock(&s->mu);
-	atomic_fetch_sub(&s->loop_waiting, 1);
-}
-
-void vtd_session_unlock(struct vtd_session *s)
-{
-	pthread_mutex_unlock(&s->mu);
-	if (s->pump_running)
-		pthread_cond_broadcast(&s->loop_done);
-}
-
-struct vtd_session *vtd_data_lock(struct vtd_conn *c)
-{
-	struct vtd_session *s = c->kind == CONN_DATA ? c->sess : NULL;
-
-	if (s)
-		vtd_session_lock(s);
-	return s;
-}
-
-/*
- * Recursive: the event loop holds it while it handles a data connection's
- * event, which may close that connection (vtd_conn_close() takes it too).
- */
-static int vtd_session_mutex_init(struct vtd_session *s)
-{
-	pthread_mutexattr_t a;
-	int err;
-
-	err = pthread_mutexattr_init(&a);
-	if (err)
-		return -err;
-	err = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	if (!err)
-		err = pthread_mutex_init(&s->mu, &a);
-	pthread_mutexattr_destroy(&a);
-	if (err)
-		return -err;
-	err = pthread_cond_init(&s->loop_done, NULL);
-	if (err) {
-		pthread_mutex_destroy(&s->mu);
-		return -err;
-	}
-	atomic_init(&s->loop_waiting, 0);
-	s->mu_ready = true;
-	return 0;
+	return s->ctl->srv;
 }
 
 static void vtd_log_ts_counters(struct vtd_session *s)
@@ -180,8 +148,9 @@ static void vtd_close_tuner(struct vtd_session *s)
 
 	if (!t)
 		return;
-	/* from here on the event loop is alone with the tuner and s->data */
-	vtd_pump_stop(s);
+	if (s->ts_ev.fd >= 0)
+		vtd_server_watch(vtd_srv(s), &s->ts_ev, s->ts_ev.fd, false);
+	s->ts_ev.fd = -1;
 	if (s->data)
 		vtd_conn_close(s->data, "tuner closed");
 	vtd_log_ts_counters(s);
@@ -199,11 +168,6 @@ void vtd_session_release(struct vtd_session *s)
 	vtd_close_tuner(s);
 	free(s->pids);
 	s->pids = NULL;
-	if (s->mu_ready) {
-		pthread_cond_destroy(&s->loop_done);
-		pthread_mutex_destroy(&s->mu);
-	}
-	s->mu_ready = false;
 }
 
 void vtd_data_detach(struct vtd_conn *c)
@@ -266,6 +230,99 @@ void vtd_data_frame(struct vtd_conn *c, uint32_t rec)
 	c->fr_num++;
 }
 
+/*
+ * Where the next TS frame of up to len bytes goes: straight into the
+ * data connection's queue when it has that much contiguous room (the
+ * tuner's read() is then the only copy in user space), else the bounce
+ * buffer, copied by vtd_data_put_ts() if there is room at all.
+ */
+static uint8_t *vtd_data_slot(struct vtd_conn *c, uint8_t *bounce, size_t len)
+{
+	uint8_t *tail;
+	size_t span;
+
+	if (!c || c->dead || c->fr_num >= c->fr_cap)
+		return bounce;
+	tail = vtp_writer_tail(&c->wr, &span);
+	return span >= len ? tail : bounce;
+}
+
+static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
+			    size_t len, bool in_place)
+{
+	if (in_place)
+		vtp_writer_commit(&c->wr, len);
+	else if (c->fr_num >= c->fr_cap ||
+		 vtp_writer_put(&c->wr, frame, len) < 0)
+		return false;
+	vtd_data_frame(c, (uint32_t)len);
+	return true;
+}
+
+void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
+{
+	struct vtd_tuner *t = s->tuner;
+	struct vtd_conn *d = s->data;
+	bool queued = false;
+	uint8_t *frame;
+	uint64_t now;
+	ssize_t n;
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < VTD_TS_READS; i++) {
+		size_t pkts, max;
+
+		if (s->frame_pkts < VTD_TS_FIRST_PKTS)
+			s->frame_pkts = VTD_TS_FIRST_PKTS;
+		max = s->frame_pkts * VTP_TS_PACKET;
+		frame = vtd_data_slot(d, srv->tsbuf, VTP_TS_HDR_LEN + max);
+		n = t->ops->read_ts(t, frame + VTP_TS_HDR_LEN, max);
+		if (n == -EAGAIN)
+			break;
+		if (n < 0) {
+			vt_warn("#%u: tuner %u (%s): reading TS: %s; TS stopped",
+				s->ctl->id, t->info.index, t->where,
+				strerror((int)-n));
+			vtd_server_watch(srv, &s->ts_ev, s->ts_ev.fd, false);
+			s->ts_ev.fd = -1;
+			break;
+		}
+		pkts = (size_t)n / VTP_TS_PACKET;
+		s->ts_packets += pkts;
+		if (pkts == s->frame_pkts && s->frame_pkts < VTD_TS_CHUNK_PKTS)
+			s->frame_pkts *= 2;
+		if (!d || d->dead) {
+			s->unattached_packets += pkts;
+			continue;
+		}
+		vtp_encode_ts_hdr(frame, VTP_TS_HDR_LEN, s->seq, (size_t)n);
+		if (vtd_data_put_ts(d, frame, VTP_TS_HDR_LEN + (size_t)n,
+				    frame != srv->tsbuf)) {
+			s->ts_frames++;
+			queued = true;
+		} else {
+			s->drop_frames++;
+			s->drop_packets += pkts;
+		}
+	}
+	if (queued)
+		vtd_conn_flush(d);
+	if (s->drop_frames > s->drops_logged) {
+		now = vtd_now_ns();
+		if (now - s->drops_logged_ns >= VTD_DROP_LOG_NS) {
+			vt_warn("#%u %s: data connection too slow: %llu TS "
+				"frames (%llu packets) dropped so far",
+				s->ctl->id, s->ctl->peer,
+				(unsigned long long)s->drop_frames,
+				(unsigned long long)s->drop_packets);
+			s->drops_logged = s->drop_frames;
+			s->drops_logged_ns = now;
+		}
+	}
+}
+
 /* ---- status ------------------------------------------------------------- */
 
 static void vtd_push_status(struct vtd_session *s, uint64_t now)
@@ -277,9 +334,7 @@ static void vtd_push_status(struct vtd_session *s, uint64_t now)
 	int err;
 
 	memset(&st, 0, sizeof(st));
-	vtd_session_lock(s);
 	err = t->ops->read_status(t, &st, true);
-	vtd_session_unlock(s);
 	if (err < 0)
 		memset(&st, 0, sizeof(st));
 	st.seq = s->seq;
@@ -301,16 +356,12 @@ void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
 {
 	struct vtp_status st;
 	struct vtd_tuner *t = s->tuner;
-	int err;
 
 	(void)srv;
 	if (!t)
 		return;
 	memset(&st, 0, sizeof(st));
-	vtd_session_lock(s);
-	err = t->ops->read_status(t, &st, false);
-	vtd_session_unlock(s);
-	if (err < 0)
+	if (t->ops->read_status(t, &st, false) < 0)
 		st.status = 0;
 	if (s->status_sent && st.status == s->last_status &&
 	    now - s->last_push_ns < VTD_STATUS_PUSH_MS * 1000000ull)
@@ -380,16 +431,14 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 	s = &c->session;
 	memset(s, 0, sizeof(*s));
 	s->pids = calloc(VTP_MAX_PIDS, sizeof(*s->pids));
-	if (!s->pids || vtd_session_mutex_init(s) < 0) {
-		free(s->pids);
-		s->pids = NULL;
+	if (!s->pids) {
 		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
 		vtd_conn_close_after_flush(c);
 		return;
 	}
 	s->ctl = c;
-	s->ts_fd = -1;
-	s->pump_efd = -1;
+	s->ts_ev.kind = EV_TUNER;
+	s->ts_ev.fd = -1;
 	s->version = v;
 	snprintf(s->name, sizeof(s->name), "%s", h->name);
 	c->kind = CONN_CONTROL;
@@ -444,15 +493,12 @@ static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
 	c->fr_cap = cap;
 	c->fr_head = c->fr_num = c->fr_sent = 0;
 	s->token_valid = false;
-	vt_info("#%u %s: data connection of #%u (tuner %u)", c->id, c->peer,
-		s->ctl->id, s->tuner->info.index);
-	/* the OK first: the pump queues TS once it sees s->data */
-	vtd_session_lock(s);
 	s->data = c;
 	c->sess = s;
 	c->kind = CONN_DATA;
+	vt_info("#%u %s: data connection of #%u (tuner %u)", c->id, c->peer,
+		s->ctl->id, s->tuner->info.index);
 	vtd_send_ok(c, m->hdr.reqid);
-	vtd_session_unlock(s);
 }
 
 static void vtd_keepalive(struct vtd_conn *c, struct vtp_msg *m)
@@ -497,7 +543,7 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 	struct vtp_open_reply r;
 	uint8_t buf[VTP_HDR_LEN + 20];
 	struct vtd_tuner *t;
-	int err;
+	int err, fd;
 
 	if (idx >= srv->tuners->num) {
 		vtd_send_error(c, m->hdr.reqid, ENODEV,
@@ -530,24 +576,21 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 			       idx, t->where, strerror(-err));
 		return;
 	}
-	s->tuner = t;
-	s->seq = 0;
-	s->frame_pkts = 0;
-	s->ts_packets = s->ts_frames = s->drop_frames = s->drop_packets = 0;
-	s->unattached_packets = s->drops_logged = 0;
-	err = vtd_pump_start(s);
-	if (err < 0) {
-		s->tuner = NULL;
+	fd = t->ops->get_fd(t);
+	if (fd >= 0 && (err = vtd_server_watch(srv, &s->ts_ev, fd, true)) < 0) {
 		t->ops->close(t);
-		vtd_send_error(c, m->hdr.reqid, -err,
-			       "starting the TS thread of tuner %u: %s", idx,
+		vtd_send_error(c, m->hdr.reqid, -err, "epoll_ctl: %s",
 			       strerror(-err));
 		return;
 	}
 	t->owner = s;
+	s->tuner = t;
 	s->token_valid = true;
+	s->seq = 0;
 	s->status_sent = false;
 	s->npids = 0;
+	s->ts_packets = s->ts_frames = s->drop_frames = s->drop_packets = 0;
+	s->unattached_packets = s->drops_logged = 0;
 	vt_notice("#%u %s: tuner %u (%s, %s) opened", c->id, c->peer, idx,
 		  t->where, t->info.name);
 	memset(&r, 0, sizeof(r));
@@ -565,17 +608,15 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	size_t dropped = 0;
 	int err;
 
-	vtd_session_lock(s);
 	err = t->ops->tune(t, tu->props, tu->num);
 	/* The old tune is gone either way (dvb: DTV_CLEAR). */
 	s->seq = tu->seq;
 	s->tune_ns = vtd_now_ns();
-	s->frame_pkts = 0;		/* the pump starts small again */
+	s->frame_pkts = VTD_TS_FIRST_PKTS;
 	if (t->ops->flush_ts)
 		t->ops->flush_ts(t);
 	if (s->data)
 		dropped = vtd_data_discard(s->data);
-	vtd_session_unlock(s);
 	if (err)
 		vtd_send_error(c, m->hdr.reqid, -err, "tune: %s",
 			       strerror(-err));
@@ -603,9 +644,7 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 		if (!n || s->pids[n - 1] != s->pids[i])
 			s->pids[n++] = s->pids[i];
 	s->npids = n;
-	vtd_session_lock(s);
 	err = t->ops->set_pids(t, s->pids, n);
-	vtd_session_unlock(s);
 	vt_debug("#%u: %zu PIDs%s: %s", c->id, n,
 		 n && s->pids[n - 1] == VTP_PID_FULL_TS ? " (full TS)" : "",
 		 err ? strerror(-err) : "ok");
@@ -616,50 +655,40 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 		vtd_send_ok(c, m->hdr.reqid);
 }
 
-/* The SEC and DiSEqC requests: the tuner's op (s locked). */
-static int vtd_sec_op(struct vtd_tuner *t, const struct vtp_msg *m,
-		      const char **what)
-{
-	switch (m->hdr.type) {
-	case VTP_SET_TONE:
-		*what = "FE_SET_TONE";
-		return t->ops->set_tone(t, m->u.value);
-	case VTP_SET_VOLTAGE:
-		*what = "FE_SET_VOLTAGE";
-		return t->ops->set_voltage(t, m->u.value);
-	case VTP_ENABLE_HIGH_VOLTAGE:
-		*what = "FE_ENABLE_HIGH_LNB_VOLTAGE";
-		return t->ops->enable_high_voltage(t, m->u.value);
-	case VTP_DISEQC_BURST:
-		*what = "FE_DISEQC_SEND_BURST";
-		return t->ops->diseqc_burst(t, m->u.value);
-	case VTP_DISEQC_MASTER:
-		*what = "FE_DISEQC_SEND_MASTER_CMD";
-		return t->ops->diseqc_master(t, m->u.diseqc.msg,
-					     m->u.diseqc.len);
-	default:
-		*what = vtp_type_name(m->hdr.type);
-		return -EOPNOTSUPP;
-	}
-}
-
 static void vtd_frontend_op(struct vtd_conn *c, struct vtp_msg *m)
 {
-	struct vtd_session *s = c->sess;
-	struct vtd_tuner *t = s->tuner;
+	struct vtd_tuner *t = c->sess->tuner;
 	const char *what;
 	int err;
 
-	vtd_session_lock(s);
-	err = vtd_sec_op(t, m, &what);
-	vtd_session_unlock(s);
-	if (m->hdr.type == VTP_DISEQC_MASTER) {
+	switch (m->hdr.type) {
+	case VTP_SET_TONE:
+		what = "FE_SET_TONE";
+		err = t->ops->set_tone(t, m->u.value);
+		break;
+	case VTP_SET_VOLTAGE:
+		what = "FE_SET_VOLTAGE";
+		err = t->ops->set_voltage(t, m->u.value);
+		break;
+	case VTP_ENABLE_HIGH_VOLTAGE:
+		what = "FE_ENABLE_HIGH_LNB_VOLTAGE";
+		err = t->ops->enable_high_voltage(t, m->u.value);
+		break;
+	case VTP_DISEQC_BURST:
+		what = "FE_DISEQC_SEND_BURST";
+		err = t->ops->diseqc_burst(t, m->u.value);
+		break;
+	case VTP_DISEQC_MASTER:
+		err = t->ops->diseqc_master(t, m->u.diseqc.msg,
+					    m->u.diseqc.len);
 		if (err)
 			vtd_send_error(c, m->hdr.reqid, -err,
 				       "FE_DISEQC_SEND_MASTER_CMD (%u bytes): %s",
 				       m->u.diseqc.len, strerror(-err));
 		else
 			vtd_send_ok(c, m->hdr.reqid);
+		return;
+	default:
 		return;
 	}
 	if (err)

@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -792,14 +791,9 @@ static uint32_t vts_file_bitrate(const struct vts_image *f)
 			   last - first);
 }
 
-/*
- * The images in use, shared by the muxes of all tuners: vtunerd tunes one
- * tuner in its event loop while the TS thread of another ends its mux.
- */
-static struct vts_image *vts_images;
-static pthread_mutex_t vts_images_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vts_image *vts_images;	/* the images in use */
 
-static void vts_image_put_locked(struct vts_image *img)
+static void vts_image_put(struct vts_image *img)
 {
 	struct vts_image **pp;
 
@@ -817,16 +811,9 @@ static void vts_image_put_locked(struct vts_image *img)
 	free(img);
 }
 
-static void vts_image_put(struct vts_image *img)
-{
-	pthread_mutex_lock(&vts_images_lock);
-	vts_image_put_locked(img);
-	pthread_mutex_unlock(&vts_images_lock);
-}
-
 /* path's image: the one in use, or read, checked and prepared now */
-static struct vts_image *vts_image_get_locked(const char *path, char *err,
-					      size_t errlen)
+static struct vts_image *vts_image_get(const char *path, char *err,
+				       size_t errlen)
 {
 	struct vts_image *img;
 	struct stat st;
@@ -877,19 +864,8 @@ static struct vts_image *vts_image_get_locked(const char *path, char *err,
 	vts_images = img;
 	return img;
 fail:
-	vts_image_put_locked(img);
+	vts_image_put(img);
 	return NULL;
-}
-
-static struct vts_image *vts_image_get(const char *path, char *err,
-				       size_t errlen)
-{
-	struct vts_image *img;
-
-	pthread_mutex_lock(&vts_images_lock);
-	img = vts_image_get_locked(path, err, errlen);
-	pthread_mutex_unlock(&vts_images_lock);
-	return img;
 }
 
 static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
