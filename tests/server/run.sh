@@ -77,9 +77,11 @@ wait_all() {	# every client started; 1 if one failed
 	done
 	return $r
 }
-within_5s() {	# COMMAND... succeeds within 5 s
-	for _ in $(seq 50); do
-		"$@" && return 0
+within() {	# within SECONDS COMMAND...: succeeds within SECONDS
+	local i
+
+	for i in $(seq $(($1 * 10))); do
+		"${@:2}" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -91,8 +93,13 @@ lossless() {
 }
 good() { received "$1" && lossless "$1"; }
 tuner_free() { "$PROBE" -s "$SRV" -l | grep -q "^$1[[:space:]]free"; }
-dropped_and_free() {
-	grep -q 'data connection too slow' "$W/vtd.log" && tuner_free "$1"
+dropped() { grep -q 'data connection too slow' "$W/vtd.log"; }
+every_retune() {	# every_retune NAME: each TUNE's first TS frame came
+	local tunes frames
+
+	tunes=$(sed -n 's/^tune round trips: \([0-9]*\),.*/\1/p' "$W/$1.out")
+	frames=$(sed -n 's/^tune to first TS frame: \([0-9]*\),.*/\1/p' "$W/$1.out")
+	[ -n "$tunes" ] && [ "$tunes" -ge 3 ] && [ "$tunes" = "$frames" ]
 }
 
 check "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
@@ -114,11 +121,9 @@ probe f2 2 3
 probe f3 3 3 --ping-ms 10
 check "retunes and pings while streaming: clients succeed" wait_all -- \
 	"$W"/r?.out "$W"/f?.out
-# --retune-ms 200 over 3 s: 14 or 15 tunes; 300: 9 or 10
-check "every retune gets its first TS frame" \
-	grep -q '^tune to first TS frame: 1[45],' "$W/r0.out" -- "$W/r0.out"
-check "every retune gets its first TS frame (2)" \
-	grep -qE '^tune to first TS frame: (9|10),' "$W/r1.out" -- "$W/r1.out"
+check "every retune gets its first TS frame" every_retune r0 -- "$W/r0.out"
+check "every retune gets its first TS frame (2)" every_retune r1 -- \
+	"$W/r1.out"
 check "a stream beside the retuning ones loses nothing" good f2 -- \
 	"$W/f2.check"
 check "a stream with pings beside them loses nothing" good f3 -- \
@@ -132,20 +137,20 @@ sleep 1
 kill -9 "$k0"
 wait "$k0" 2>/dev/null	# not reported as "Killed"
 check "a client killed mid-stream: its tuner is released" \
-	within_5s tuner_free 0 -- "$W/vtd.log"
+	within 5 tuner_free 0 -- "$W/vtd.log"
 wait_all
 check "the stream beside it goes on, lossless" good k1 -- "$W/k1.out"
 
 # 4. a client that stops reading: its frames are dropped, then it is killed
-probe p0 2 20
+probe p0 2 60
+disown "$last"	# no job notices for the stop and the kill
 sleep 1
 kill -STOP "$last"
-sleep 3
-kill -9 "$last"
-wait "$last" 2>/dev/null
-wait_all
 check "a stalled client: TS frames dropped, not queued without bound" \
-	within_5s dropped_and_free 2 -- "$W/vtd.log"
+	within 40 dropped -- "$W/vtd.log"
+kill -9 "$last"
+check "a stalled client killed: its tuner is released" \
+	within 5 tuner_free 2 -- "$W/vtd.log"
 
 # 5. SIGTERM with every tuner streaming: the pumps are joined, exit 0
 for i in 0 1 2 3; do probe t$i $i 30; done
