@@ -100,8 +100,8 @@ read_all() {
 # the whole VM's busy share of all its CPUs (/proc/PID/stat, /proc/stat)
 HZ=$(getconf CLK_TCK)
 # and the time they waited on a run queue (/proc/PID/task/*/schedstat, ms
-# per s, every thread: vtunerd has one per open tuner): how long a
-# runnable thread did not get a CPU
+# per s, summed over every thread): how long a runnable thread did not
+# get a CPU
 proc_wait() {
 	local t=0 p w f
 	for p in "$@"; do

@@ -65,7 +65,7 @@ void vt_log(int prio, const char *fmt, ...)
 	} else {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		localtime_r(&ts.tv_sec, &tm);
-		/* one line, whole, when threads log at once */
+		/* whole lines when threads log at once (vtunerd's Avahi) */
 		flockfile(stderr);
 		fprintf(stderr, "%02d:%02d:%02d.%03ld %s: ", tm.tm_hour,
 			tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, log_ident);
