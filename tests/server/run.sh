@@ -52,13 +52,23 @@ done
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$W/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$W/ubsan"
 
-start_vtd() {	# start_vtd EXTRA_OPTION...
-	"$VTD" --sim --sim-tuners 4 -l "$SRV" --no-announce -f -v \
-		"$@" >>"$W/vtd.log" 2>&1 &
-	vtd_pid=$!
-	for _ in $(seq 100); do
-		"$PROBE" -s "$SRV" -l >/dev/null 2>&1 && return 0
-		sleep 0.1
+start_vtd() {	# start_vtd EXTRA_OPTION...: on a free port (5 tries)
+	local try
+
+	for try in 1 2 3 4 5; do
+		"$VTD" --sim --sim-tuners 4 -l "$SRV" --no-announce -f -v \
+			"$@" >>"$W/vtd.log" 2>&1 &
+		vtd_pid=$!
+		for _ in $(seq 100); do
+			"$PROBE" -s "$SRV" -l >/dev/null 2>&1 && return 0
+			kill -0 "$vtd_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$vtd_pid" 2>/dev/null && return 1	# up, not answering
+		wait "$vtd_pid"
+		grep -q "Address already in use" "$W/vtd.log" || return 1
+		PORT=$((PORT + 1 + try * 97))
+		SRV=127.0.0.1:$PORT
 	done
 	return 1
 }
