@@ -162,7 +162,7 @@ kill -9 "$last"
 check "a stalled client killed: its tuner is released" \
 	within 5 tuner_free 2 -- "$W/vtd.log"
 
-# 5. SIGTERM with every tuner streaming: the pumps are joined, exit 0
+# 5. SIGTERM with every tuner streaming: vtunerd releases them, exit 0
 for i in 0 1 2 3; do probe t$i $i 30; done
 sleep 1.5
 kill -TERM "$vtd_pid"
