@@ -14,7 +14,7 @@
 set -uo pipefail
 : "${B:=build}"
 D=$(realpath -m "$B/deb")
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 lacks() { ! grep -qE -e "$2" "$1"; }	# lacks FILE ERE
 summary() {
 	echo "check-deb: $passed passed, $failed failed"

@@ -13,7 +13,7 @@ set -uo pipefail
 : "${KVERS:=$(cd /lib/modules 2>/dev/null && for k in *; do [ -d "$k/build" ] && echo "$k"; done)}"
 ROOT=$(realpath -m "$B/install-root")
 PREFIX=/usr/local
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"

@@ -16,8 +16,6 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/vt-server.XXXXXX")
 PORT=$((20000 + $$ % 20000))
 SRV=127.0.0.1:$PORT
 TUNE='DELIVERY_SYSTEM=DVBT FREQUENCY=506000000 BANDWIDTH_HZ=8000000'
-passed=0
-failed=0
 vtd_pid=
 
 cleanup() {
@@ -27,25 +25,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do [ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 20; done
-	failed=$((failed + 1))
+. "$(dirname "$0")/../tap.sh"
+# show FILE...: the end of each, after a failed check
+show() {
+	local f
+
+	for f in "$@"; do
+		[ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 20
+	done
+	return 0
 }
-check() {	# check NAME COMMAND... [-- FILES to show on failure]
+# check_or_show NAME COMMAND... [-- FILES to show on failure]
+check_or_show() {
 	local name=$1 files=() cmd=()
+
 	shift
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1"); shift; done
 	[ "${1:-}" = -- ] && { shift; files=("$@"); }
-	if "${cmd[@]}"; then ok "$name"; else not_ok "$name" "${files[@]}"; fi
+	if "${cmd[@]}"; then ok "$name"; else fail "$name"; show "${files[@]}"; fi
 }
 
 for f in "$VTD" "$PROBE" "$TSCHECK"; do
 	if [ ! -x "$f" ]; then
-		echo "not ok - $f missing (make san vtunerd tuner-tools)"
-		echo "0 passed, 1 failed"
+		fail "$f missing (make san vtunerd tuner-tools)"
+		echo "$passed passed, $failed failed"
 		exit 1
 	fi
 done
@@ -112,15 +115,15 @@ every_retune() {	# every_retune NAME: each TUNE's first TS frame came
 	[ -n "$tunes" ] && [ "$tunes" -ge 3 ] && [ "$tunes" = "$frames" ]
 }
 
-check "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
+check_or_show "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
 	start_vtd --ts-queue 1 -- "$W/vtd.log"
 
 # 1. four streams at once, the whole TS of each
 for i in 0 1 2 3; do probe s$i $i 3; done
-check "four streams at once: every client gets its TS" wait_all -- \
+check_or_show "four streams at once: every client gets its TS" wait_all -- \
 	"$W"/s?.out
 for i in 0 1 2 3; do
-	check "stream $i: TS received, no continuity error" good "s$i" -- \
+	check_or_show "stream $i: TS received, no continuity error" good "s$i" -- \
 		"$W/s$i.out" "$W/s$i.check"
 done
 
@@ -129,14 +132,14 @@ probe r0 0 3 --retune-ms 200 --ping-ms 20
 probe r1 1 3 --retune-ms 300
 probe f2 2 3
 probe f3 3 3 --ping-ms 10
-check "retunes and pings while streaming: clients succeed" wait_all -- \
+check_or_show "retunes and pings while streaming: clients succeed" wait_all -- \
 	"$W"/r?.out "$W"/f?.out
-check "every retune gets its first TS frame" every_retune r0 -- "$W/r0.out"
-check "every retune gets its first TS frame (2)" every_retune r1 -- \
+check_or_show "every retune gets its first TS frame" every_retune r0 -- "$W/r0.out"
+check_or_show "every retune gets its first TS frame (2)" every_retune r1 -- \
 	"$W/r1.out"
-check "a stream beside the retuning ones loses nothing" good f2 -- \
+check_or_show "a stream beside the retuning ones loses nothing" good f2 -- \
 	"$W/f2.check"
-check "a stream with pings beside them loses nothing" good f3 -- \
+check_or_show "a stream with pings beside them loses nothing" good f3 -- \
 	"$W/f3.check"
 
 # 3. a client killed mid-stream: its tuner is released, the others go on
@@ -146,20 +149,20 @@ probe k1 1 3
 sleep 1
 kill -9 "$k0"
 wait "$k0" 2>/dev/null	# not reported as "Killed"
-check "a client killed mid-stream: its tuner is released" \
+check_or_show "a client killed mid-stream: its tuner is released" \
 	within 5 tuner_free 0 -- "$W/vtd.log"
 wait_all
-check "the stream beside it goes on, lossless" good k1 -- "$W/k1.out"
+check_or_show "the stream beside it goes on, lossless" good k1 -- "$W/k1.out"
 
 # 4. a client that stops reading: its frames are dropped, then it is killed
 probe p0 2 60
 disown "$last"	# no job notices for the stop and the kill
 sleep 1
 kill -STOP "$last"
-check "a stalled client: TS frames dropped, not queued without bound" \
+check_or_show "a stalled client: TS frames dropped, not queued without bound" \
 	within 40 dropped -- "$W/vtd.log"
 kill -9 "$last"
-check "a stalled client killed: its tuner is released" \
+check_or_show "a stalled client killed: its tuner is released" \
 	within 5 tuner_free 2 -- "$W/vtd.log"
 
 # 5. SIGTERM with every tuner streaming: vtunerd releases them, exit 0
@@ -173,7 +176,7 @@ vtd_exit() {
 	done
 	wait "$vtd_pid"
 }
-check "SIGTERM while 4 tuners stream: vtunerd exits 0" vtd_exit -- "$W/vtd.log"
+check_or_show "SIGTERM while 4 tuners stream: vtunerd exits 0" vtd_exit -- "$W/vtd.log"
 vtd_pid=
 wait_all
 
@@ -182,8 +185,9 @@ if [ -z "$reports" ] &&
    ! grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$W/vtd.log"; then
 	ok "no sanitizer report"
 else
+	fail "sanitizer reports"
 	# shellcheck disable=SC2086
-	not_ok "sanitizer reports" $reports "$W/vtd.log"
+	show $reports "$W/vtd.log"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

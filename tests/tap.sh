@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# tap.sh - the check helpers of the install tests (check-install.sh,
-# check-deb.sh, dkms-install.sh): "ok - ..." / "not ok - ..." lines and
-# the counters $passed and $failed.  Source it.
+# tap.sh - the check helpers of the shell test stages (tests/install/
+# check-install.sh, check-deb.sh, dkms-install.sh; tests/server/run.sh):
+# "ok - ..." / "not ok - ..." lines and the counters $passed and $failed.
+# Source it.
 passed=0
 failed=0
 ok()   { echo "ok - $*"; passed=$((passed + 1)); }
