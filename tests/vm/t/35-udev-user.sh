@@ -61,9 +61,17 @@ log "$owner, uid $uid"
 [ "$uid" = $user ] || fail "the owner runs as uid $uid, not $user"
 
 # an application tunes "Sim Local" and reads it
-"$VT_TOOLS/vt-watch" -d dvbt -f 506000000 -p 257,258 -o rec -T 8 >watch.log 2>&1 &
+# (it reads until it is stopped: the checks below must see it live, however
+# slow the guest)
+"$VT_TOOLS/vt-watch" -d dvbt -f 506000000 -p 257,258 -o rec -T 120 >watch.log 2>&1 &
 w=$!
-sleep 5
+for i in $(seq 300); do
+	grep -q "lock=1 bytes=[1-9]" watch.log && break
+	sleep 0.1
+done
+grep -q "lock=1 bytes=[1-9]" watch.log || { cat watch.log; fail "vt-watch: no lock and TS in 30 s"; }
+# one more second of TS, so that the client's bitrate is measured
+sleep 1.5
 out=$("$VT_BUILD/ctl/vtunerctl" 0)
 echo "$out"
 for want in "vtunerc" "10.99.0.1" "506" "lock"; do
@@ -84,7 +92,8 @@ assert c["bitrate"] > 1000000 and c["cc_errors"] == 0, c
 assert not (a[1].get("client") or {}).get("live"), a[1]
 print("json ok")
 PY
-wait $w || true
+kill -TERM $w
+wait $w || fail "vt-watch exited with status $?"
 grep -q "^end " watch.log || { cat watch.log; fail "vt-watch"; }
 daemon_stop cli
 daemon_stop srv
