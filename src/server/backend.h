@@ -101,6 +101,7 @@ int vtd_dvb_add(struct vtd_tuners *ts, unsigned int adapter,
 struct vtd_sim_config {
 	unsigned int tuners;		/* number of simulated tuners */
 	const char *config;		/* extra transponders, or NULL */
+	bool tuners_only;		/* no TS served: ts_files not read */
 };
 
 /* 0, or -1 after logging the error. */

@@ -382,6 +382,7 @@ static void sim_destroy(struct vtd_tuner *t)
 		close(s->timer_fd);
 	free(s);
 	if (--sim_users == 0 && sim_world_ready) {
+		vts_mux_unload_files(&sim_world);
 		vts_world_free(&sim_world);
 		sim_world_ready = false;
 	}
@@ -453,6 +454,14 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 		if (cfg->config &&
 		    vts_world_load(&sim_world, cfg->config, err, sizeof(err)) < 0) {
 			vt_err("--sim-config: %s", err);
+			vts_world_free(&sim_world);
+			return -1;
+		}
+		/* read now: in a tune it would stall every stream of the loop */
+		if (!cfg->tuners_only &&
+		    vts_mux_load_files(&sim_world, err, sizeof(err)) < 0) {
+			vt_err("--sim-config %s: %s",
+			       cfg->config ? cfg->config : "-", err);
 			vts_world_free(&sim_world);
 			return -1;
 		}

@@ -416,6 +416,7 @@ int main(int argc, char **argv)
 		if (vtd_dvb_add(&tuners, O.adapters[i].adapter,
 				O.adapters[i].frontend) < 0)
 			return 1;
+	O.sim.tuners_only = O.list_only;
 	if (O.use_sim && vtd_sim_add(&tuners, &O.sim) < 0) {
 		vtd_tuners_free(&tuners);
 		return 1;

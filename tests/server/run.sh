@@ -3,15 +3,18 @@
 # ASan + UBSan, driven by vtunerd-probe clients on loopback: streams at
 # once, retunes and control round trips while TS flows, a client killed
 # mid-stream, a client that stops reading, and a shutdown with every
-# tuner streaming; any sanitizer report (leaks at exit too) fails.
+# tuner streaming; a ts_file transponder read at startup (a bad one stops
+# vtunerd there); any sanitizer report (leaks at exit too) fails.
 # Usage: run.sh BUILD_DIR   (needs $B/san/server/vtunerd: make san,
-# $B/server/vtunerd-probe and $B/tests/tuner/vt-tscheck).
+# $B/server/vtunerd-probe, $B/server/sim/vts-gen and
+# $B/tests/tuner/vt-tscheck).
 # Ends with one line "N passed, N failed".
 set -uo pipefail
 B=${1:-build}
 VTD=$B/san/server/vtunerd
 PROBE=$B/server/vtunerd-probe
 TSCHECK=$B/tests/tuner/vt-tscheck
+GEN=$B/server/sim/vts-gen
 W=$(mktemp -d "${TMPDIR:-/tmp}/vt-server.XXXXXX")
 PORT=$((20000 + $$ % 20000))
 SRV=127.0.0.1:$PORT
@@ -45,9 +48,9 @@ check_or_show() {
 	if "${cmd[@]}"; then ok "$name"; else fail "$name"; show "${files[@]}"; fi
 }
 
-for f in "$VTD" "$PROBE" "$TSCHECK"; do
+for f in "$VTD" "$PROBE" "$TSCHECK" "$GEN"; do
 	if [ ! -x "$f" ]; then
-		fail "$f missing (make san vtunerd tuner-tools)"
+		fail "$f missing (make san vtunerd sim tuner-tools)"
 		echo "$passed passed, $failed failed"
 		exit 1
 	fi
@@ -115,8 +118,36 @@ every_retune() {	# every_retune NAME: each TUNE's first TS frame came
 	[ -n "$tunes" ] && [ "$tunes" -ge 3 ] && [ "$tunes" = "$frames" ]
 }
 
+# a world with a ts_file transponder (DVB-C 330 MHz): 2 s of "T 506 MHz"
+"$GEN" -s 2 -o "$W/file.ts" "T 506 MHz" 2>"$W/gen.log" || show "$W/gen.log"
+sim_conf() {	# sim_conf TS_FILE: the config on stdout
+	printf '[transponder File]\ndelsys = DVBC\nfrequency = 330000000\n'
+	printf 'symbol_rate = 6900000\nmodulation = QAM256\nts_id = 9\n'
+	printf 'ts_file = %s\n' "$1"
+}
+sim_conf "$W/file.ts" >"$W/sim.conf"
+
+# 0. a TS file that is not one: vtunerd stops at startup and says which
+head -c 1000 /dev/urandom | tr '\107' x >"$W/bad.ts"
+sim_conf "$W/bad.ts" >"$W/bad.conf"
+bad_start() {
+	# (bounded: a vtunerd that accepts the file would serve until killed)
+	timeout -s KILL 20 "$VTD" --sim --sim-config "$W/bad.conf" \
+		-l "127.0.0.1:$PORT" --no-announce -f >"$W/bad.log" 2>&1
+	[ $? = 1 ] && grep -q "transponder File: .*bad.ts: no sync byte in packet 0" "$W/bad.log"
+}
+check_or_show "a ts_file that is not a TS: vtunerd exits 1 at startup, naming it" \
+	bad_start -- "$W/bad.log"
+
 check_or_show "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
-	start_vtd --ts-queue 1 -- "$W/vtd.log"
+	start_vtd --ts-queue 1 --sim-config "$W/sim.conf" -- "$W/vtd.log"
+
+# 0b. the ts_file was read at startup: a tune reads nothing (its file is gone)
+rm -f "$W/file.ts"
+"$PROBE" -s "$SRV" -t 0 -T 'DELIVERY_SYSTEM=DVBC FREQUENCY=330000000 SYMBOL_RATE=6900000 MODULATION=QAM256' \
+	-p all -S 1 -o "$W/file.ts" >"$W/file.out" 2>&1
+check_or_show "a ts_file transponder plays from memory, its file removed" \
+	good file -- "$W/file.out" "$W/vtd.log"
 
 # 1. four streams at once, the whole TS of each
 for i in 0 1 2 3; do probe s$i $i 3; done

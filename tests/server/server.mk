@@ -3,5 +3,5 @@
 # Included from tests/tests.mk; paths are relative to the top directory.
 
 .PHONY: check-server
-check-server: san vtunerd tuner-tools
+check-server: san vtunerd sim tuner-tools
 	@tests/server/run.sh $(B)

@@ -868,6 +868,46 @@ fail:
 	return NULL;
 }
 
+static void vts_unload_files(const struct vts_world *w, size_t n)
+{
+	struct vts_image *img;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!w->tp[i].ts_file[0])
+			continue;
+		for (img = vts_images; img; img = img->next)
+			if (!strcmp(img->path, w->tp[i].ts_file))
+				break;
+		vts_image_put(img);
+	}
+}
+
+int vts_mux_load_files(const struct vts_world *w, char *err, size_t errlen)
+{
+	char why[VTS_PATH_MAX + 64];
+	size_t i;
+
+	for (i = 0; i < w->ntp; i++) {
+		const struct vts_transponder *tp = &w->tp[i];
+
+		if (!tp->ts_file[0])
+			continue;
+		if (!vts_image_get(tp->ts_file, why, sizeof(why))) {
+			snprintf(err, errlen, "transponder %s: %s", tp->name,
+				 why);
+			vts_unload_files(w, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void vts_mux_unload_files(const struct vts_world *w)
+{
+	vts_unload_files(w, w->ntp);
+}
+
 static int vts_load_file(struct vts_mux *m, char *err, size_t errlen)
 {
 	m->file.img = vts_image_get(m->tp->ts_file, err, errlen);

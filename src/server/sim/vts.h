@@ -195,6 +195,15 @@ struct vts_mux;
 struct vts_mux *vts_mux_new(const struct vts_transponder *tp, time_t utc,
 			    uint64_t start_ns, char *err, size_t errlen);
 void vts_mux_free(struct vts_mux *m);
+/*
+ * Reads every ts_file of w into memory now (one image a path), so that
+ * no tune has to: a server calls it at startup, where reading the file
+ * would otherwise stall every stream of its event loop, and a bad file
+ * is a startup error.  The images stay until vts_mux_unload_files(w).
+ * 0, or -1 with "transponder NAME: PATH: why" in err and nothing loaded.
+ */
+int vts_mux_load_files(const struct vts_world *w, char *err, size_t errlen);
+void vts_mux_unload_files(const struct vts_world *w);
 /* Writes the next npkts packets to buf (npkts * 188 bytes). */
 void vts_mux_fill(struct vts_mux *m, uint8_t *buf, size_t npkts);
 /* Packets due at now_ns and not yet produced by vts_mux_fill. */

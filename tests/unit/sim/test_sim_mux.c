@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "server/sim/vts.h"
@@ -446,6 +447,67 @@ static void test_ts_file_skip(void **state)
 	assert_true(cc_errors > 0);
 }
 
+/*
+ * vts_mux_load_files() reads a world's files at once: a tune after it
+ * reads nothing (the file is gone and the mux plays it, continuous), the
+ * image stays until vts_mux_unload_files(); a bad file fails the load with
+ * its transponder's name and leaves no image of the good ones behind.
+ */
+static void test_ts_file_preload(void **state)
+{
+	struct vts_transponder tps[3];
+	struct vts_world w = { .tp = tps, .ntp = 3, .cap = 3 };
+	static uint8_t buf[CHUNK * VTS_TS_SIZE];
+	struct vts_mux *m;
+	char err[256];
+	uint64_t n, i;
+	FILE *f;
+
+	(void)state;
+	tps[0] = *vts_world_find(&world, "S 10847 V");
+	tps[1] = *vts_world_find(&world, "T 506 MHz");
+	tps[2] = *vts_world_find(&world, "S 10847 V");
+	snprintf(tps[2].name, sizeof(tps[2].name), "the bad one");
+	n = file_transponder(&tps[0], 0.1, "pre.ts");
+	file_transponder(&tps[2], 0.1, "bad.ts");
+	f = fopen(tps[2].ts_file, "r+");
+	assert_non_null(f);
+	fseek(f, 5 * VTS_TS_SIZE, SEEK_SET);
+	fputc('X', f);
+	fclose(f);
+	assert_int_equal(vts_mux_load_files(&w, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "transponder the bad one: "));
+	assert_non_null(strstr(err, "bad.ts: no sync byte in packet 5"));
+	/* nothing kept: without its file, tps[0] cannot be tuned */
+	assert_int_equal(rename(tps[0].ts_file, tps[2].ts_file), 0);
+	assert_null(vts_mux_new(&tps[0], UTC0, 0, err, sizeof(err)));
+	assert_int_equal(rename(tps[2].ts_file, tps[0].ts_file), 0);
+
+	w.ntp = 2;	/* pre.ts and a generated transponder */
+	assert_int_equal(vts_mux_load_files(&w, err, sizeof(err)), 0);
+	assert_int_equal(unlink(tps[0].ts_file), 0);
+	m = vts_mux_new(&tps[0], UTC0, 0, err, sizeof(err));
+	if (!m)
+		fail_msg("%s", err);
+	tsc_init(&chk, NULL);
+	for (i = 0; i < 3 * n; i += CHUNK) {
+		vts_mux_fill(m, buf, CHUNK);
+		tsc_feed(&chk, buf, sizeof(buf));
+	}
+	vts_mux_free(m);
+	for (i = 0; i < TSC_NPIDS; i++)
+		assert_int_equal(chk.pid[i].cc_errors, 0);
+	assert_true(chk.packets >= 3 * n);
+	/* a mux keeps its image after the unload; the next tune reads again */
+	m = vts_mux_new(&tps[0], UTC0, 0, err, sizeof(err));
+	assert_non_null(m);
+	vts_mux_unload_files(&w);
+	vts_mux_fill(m, buf, CHUNK);
+	vts_mux_free(m);
+	assert_null(vts_mux_new(&tps[0], UTC0, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot read a TS"));
+}
+
 static void test_vts_gen(void **state)
 {
 	const char *gen = getenv("SIM_GEN");
@@ -475,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_ts_file_loop),
 		cmocka_unit_test(test_ts_file_shared),
 		cmocka_unit_test(test_ts_file_skip),
+		cmocka_unit_test(test_ts_file_preload),
 		cmocka_unit_test(test_vts_gen),
 	};
 
