@@ -8,10 +8,12 @@
 #     -> relay recv -> /dev/null
 # interleaved in one run (ROUNDS rounds, medians), then instructions per GB
 # under callgrind, then one vtunerd serving 16 clients, then control round
-# trips while a full transponder flows.  Results: $B/bench/host/results.txt.
+# trips while a full transponder flows, then retunes of a ts_file
+# transponder beside a stream.  Results: $B/bench/host/results.txt.
 #
 # Environment: B (build dir, default build), ROUNDS (3), SECS (8 per run),
-# CG_SECS (callgrind run length, 20), PORT (5990).
+# CG_SECS (callgrind run length, 20), PORT (5990), VTUNERD_B (section 5:
+# another vtunerd build, alternately with this one).
 set -euo pipefail
 B=${B:-build}
 ROUNDS=${ROUNDS:-3}
@@ -74,6 +76,22 @@ pmt_pid = 0x100
 video_pid = 0x101
 audio_pid = 0x102
 video_bitrate = 20000000
+
+[transponder Bench gen 80]
+delsys = DVBC
+frequency = 522000000
+symbol_rate = 6900000
+modulation = QAM256
+ts_id = 0x0b01
+network_name = Bench
+bitrate = 80000000
+[service Bench SD]
+id = 2
+type = tv
+pmt_pid = 0x200
+video_pid = 0x201
+audio_pid = 0x202
+video_bitrate = 5000000
 
 [transponder Bench gen 4G]
 delsys = DVBC
@@ -332,5 +350,44 @@ for k in "none 474000000" "all 474000000" "all 498000000"; do
 	say "pids=$1 freq=$2: $(grep -i 'ping\|rtt\|round' "$out/ping-$1-$2.log" | tail -n 2 | tr '\n' ' ')"
 done
 stop "$d"
+
+# ---- 5. retunes to a ts_file transponder beside a stream --------------------
+# One client retunes tuner 1 to a ts_file transponder (a 10 s, 100 MB
+# capture at 80 Mbit/s) every 400 ms while another streams "T 506 MHz" on
+# tuner 0 and pings every 10 ms: the TUNE round trip, and whether the other
+# stream feels it.  VTUNERD_B=PATH: the same with another vtunerd build,
+# alternately, ROUNDS times each.
+say ""
+say "## retunes of a ts_file transponder (100 MB) every 400 ms, beside a stream with pings every 10 ms"
+"$VTSGEN" -c "$out/gen.conf" -s 10 -o "$out/capture.ts" "Bench gen 80"
+printf '[transponder Capture]\ndelsys = DVBC\nfrequency = 330000000\nsymbol_rate = 6900000\nmodulation = QAM256\nts_id = 9\nts_file = %s\n' \
+	"$out/capture.ts" >"$out/capture.conf"
+say "| vtunerd | TUNE round trip p50 / max, ms | beside it: Mbit/s, ping p50 / p99 / max, ms |"
+say "| --- | --- | --- |"
+retune_run() {	# retune_run LABEL VTUNERD
+	local label=$1 r p50 rmax mbps
+	"$2" -f --sim --sim-tuners 2 --sim-config "$out/capture.conf" --no-announce \
+		-l "127.0.0.1:$PORT" >"$out/retune-vtunerd.log" 2>&1 &
+	d=$!
+	pids+=("$d")
+	wait_listen "$PORT"
+	"$PROBE" -s "127.0.0.1:$PORT" -t 0 --tune "DELIVERY_SYSTEM=DVBT FREQUENCY=506000000 BANDWIDTH_HZ=8000000" \
+		--pids all --seconds 5 --ping-ms 10 >"$out/retune-beside.log" 2>&1 &
+	r=$!
+	sleep 0.5
+	"$PROBE" -s "127.0.0.1:$PORT" -t 1 --tune "DELIVERY_SYSTEM=DVBC FREQUENCY=330000000 SYMBOL_RATE=6900000" \
+		--pids all --seconds 4 --retune-ms 400 >"$out/retune.log" 2>&1 || true
+	wait "$r" || true
+	stop "$d"
+	set -- $(sed -n 's/^tune round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 [0-9.]* ms, max \([0-9.]*\) ms/\1 \2/p' "$out/retune.log")
+	p50=${1:-?} rmax=${2:-?}
+	mbps=$(sed -n 's/^received .*: \([0-9.]*\) Mbit\/s.*/\1/p' "$out/retune-beside.log")
+	set -- $(sed -n 's/^control round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 \([0-9.]*\) ms, max \([0-9.]*\) ms/\1 \2 \3/p' "$out/retune-beside.log")
+	say "| $label | $p50 / $rmax | ${mbps:-?}, ${1:-?} / ${2:-?} / ${3:-?} |"
+}
+for i in $(seq "$ROUNDS"); do
+	retune_run "this build" "$VTUNERD"
+	[ -n "${VTUNERD_B:-}" ] && retune_run "$VTUNERD_B" "$VTUNERD_B"
+done
 say ""
 say "raw logs and callgrind profiles: $out"
