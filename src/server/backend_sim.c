@@ -500,6 +500,23 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 	return 0;
 }
 
+int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
+{
+	struct vts_world w;
+	int ret = 0;
+
+	if (!cfg->config)
+		return 0;
+	vts_world_init(&w);
+	if (vts_world_load(&w, cfg->config, err, errlen) < 0 ||
+	    vts_mux_load_files(&w, err, errlen) < 0)
+		ret = -1;
+	else
+		vts_mux_unload_files(&w);
+	vts_world_free(&w);
+	return ret;
+}
+
 #else /* !VTD_HAVE_SIM */
 
 bool vtd_sim_available(void)
@@ -512,6 +529,13 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 	(void)ts;
 	(void)cfg;
 	vt_err("sim: this vtunerd was built without the simulated tuner");
+	return -1;
+}
+
+int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
+{
+	(void)cfg;
+	snprintf(err, errlen, "built without the simulated tuner");
 	return -1;
 }
 

@@ -116,7 +116,8 @@ static void usage(FILE *f)
 "  -v, --verbose           more messages; repeat for debug output\n"
 "  -c, --config FILE       read options from FILE first (vtuner.conf(5)):\n"
 "                          \"listen = *:5911\" is --listen *:5911\n"
-"  -n, --check             check the options (and FILE) and exit\n"
+"  -n, --check             check the options (and FILE, and the\n"
+"                          --sim-config with its ts_files) and exit\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -382,6 +383,12 @@ int main(int argc, char **argv)
 	if (!O.cfg.nlisten)
 		O.cfg.listen[O.cfg.nlisten++] = VTD_DEFAULT_LISTEN;
 	if (check) {
+		if (O.use_sim && O.sim.config &&
+		    vtd_sim_check(&O.sim, err, sizeof(err)) < 0) {
+			fprintf(stderr, PROG ": --sim-config %s: %s\n",
+				O.sim.config, err);
+			return 2;
+		}
 		printf(PROG ": %s: ok\n", conf.file ? conf.file : "options");
 		return 0;
 	}

@@ -138,6 +138,17 @@ bad_start() {
 }
 check_or_show "a ts_file that is not a TS: vtunerd exits 1 at startup, naming it" \
 	bad_start -- "$W/bad.log"
+bad_check() {
+	"$VTD" --sim --sim-config "$W/bad.conf" --check >"$W/check.log" 2>&1
+	[ $? = 2 ] && grep -q "transponder File: .*bad.ts: no sync byte" "$W/check.log"
+}
+check_or_show "vtunerd --check: the ts_file that is not a TS, exit 2" \
+	bad_check -- "$W/check.log"
+good_check() {
+	"$VTD" --sim --sim-config "$W/sim.conf" --check >"$W/check.log" 2>&1
+}
+check_or_show "vtunerd --check: the good sim config, exit 0" \
+	good_check -- "$W/check.log"
 
 check_or_show "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
 	start_vtd --ts-queue 1 --sim-config "$W/sim.conf" -- "$W/vtd.log"
