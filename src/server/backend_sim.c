@@ -508,11 +508,15 @@ int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
 	if (!cfg->config)
 		return 0;
 	vts_world_init(&w);
-	if (vts_world_load(&w, cfg->config, err, errlen) < 0 ||
-	    vts_mux_load_files(&w, err, errlen) < 0)
+	if (vts_world_default(&w) < 0) {
+		snprintf(err, errlen, "out of memory");
 		ret = -1;
-	else
+	} else if (vts_world_load(&w, cfg->config, err, errlen) < 0 ||
+		   vts_mux_load_files(&w, err, errlen) < 0) {
+		ret = -1;
+	} else {
 		vts_mux_unload_files(&w);
+	}
 	vts_world_free(&w);
 	return ret;
 }
