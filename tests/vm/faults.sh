@@ -15,8 +15,10 @@ watch_start() {
 
 # faults_setup WATCH_SECS: the module (timeout_ms=$TIMEOUT_MS), the two
 # namespaces, a one-tuner sim server and its client, and vt-watch on
-# "Sim Local" (DVB-T 506 MHz, video+audio PIDs) for WATCH_SECS s; returns
-# once the TS flows without continuity errors.
+# "Sim Local" (DVB-T 506 MHz, video+audio PIDs) for WATCH_SECS s at most
+# (watch_end stops it: a bound under the harness's 300 s, not a schedule
+# that a slow guest could outrun); returns once the TS flows without
+# continuity errors.
 faults_setup() {
 	vt_load timeout_ms="$TIMEOUT_MS"
 	netns_setup

@@ -12,7 +12,7 @@ set -euo pipefail
 trap netns_cleanup EXIT
 
 TIMEOUT_MS=1000
-faults_setup 110
+faults_setup 280
 
 # (a) link down for 5 s: no lock meanwhile, then the client reconnects
 newseg

@@ -8,7 +8,7 @@ set -euo pipefail
 trap netns_cleanup EXIT
 
 TIMEOUT_MS=1000
-faults_setup 100
+faults_setup 280
 
 # (e) vtunerd killed and restarted
 newseg
