@@ -107,8 +107,8 @@ struct vtd_sim_config {
 /* 0, or -1 after logging the error. */
 int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg);
 /*
- * --check: cfg->config (the world and every ts_file of it) as vtd_sim_add
- * would load it; 0, or -1 with the reason in err.  Adds no tuner.
+ * --check: the sim world (cfg->config and every ts_file of it) as
+ * vtd_sim_add builds it; 0, or -1 with the message in err.  Adds no tuner.
  */
 int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen);
 /* Whether the sim backend was built in. */

@@ -440,29 +440,48 @@ bool vtd_sim_available(void)
 	return true;
 }
 
+/*
+ * The world of cfg: the built-in transponders, those of cfg->config and,
+ * with load_files, every ts_file of them read into memory.  0, or -1 with
+ * the message in err and w freed.  Startup and --check build it here, so
+ * that a config --check passes is one startup accepts.
+ */
+static int sim_world_build(struct vts_world *w,
+			   const struct vtd_sim_config *cfg, bool load_files,
+			   char *err, size_t errlen)
+{
+	char why[512];
+
+	vts_world_init(w);
+	if (vts_world_default(w) < 0) {
+		snprintf(err, errlen, "sim: out of memory");
+		goto fail;
+	}
+	if (cfg->config && vts_world_load(w, cfg->config, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--sim-config: %s", why);
+		goto fail;
+	}
+	/* read now: in a tune it would stall every stream of the loop */
+	if (load_files && vts_mux_load_files(w, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--sim-config %s: %s",
+			 cfg->config ? cfg->config : "-", why);
+		goto fail;
+	}
+	return 0;
+fail:
+	vts_world_free(w);
+	return -1;
+}
+
 int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 {
-	char err[256];
+	char err[640];
 	unsigned int i;
 
 	if (!sim_world_ready) {
-		vts_world_init(&sim_world);
-		if (vts_world_default(&sim_world) < 0) {
-			vt_err("sim: out of memory");
-			return -1;
-		}
-		if (cfg->config &&
-		    vts_world_load(&sim_world, cfg->config, err, sizeof(err)) < 0) {
-			vt_err("--sim-config: %s", err);
-			vts_world_free(&sim_world);
-			return -1;
-		}
-		/* read now: in a tune it would stall every stream of the loop */
-		if (!cfg->tuners_only &&
-		    vts_mux_load_files(&sim_world, err, sizeof(err)) < 0) {
-			vt_err("--sim-config %s: %s",
-			       cfg->config ? cfg->config : "-", err);
-			vts_world_free(&sim_world);
+		if (sim_world_build(&sim_world, cfg, !cfg->tuners_only, err,
+				    sizeof(err)) < 0) {
+			vt_err("%s", err);
 			return -1;
 		}
 		sim_world_ready = true;
@@ -503,22 +522,12 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
 {
 	struct vts_world w;
-	int ret = 0;
 
-	if (!cfg->config)
-		return 0;
-	vts_world_init(&w);
-	if (vts_world_default(&w) < 0) {
-		snprintf(err, errlen, "out of memory");
-		ret = -1;
-	} else if (vts_world_load(&w, cfg->config, err, errlen) < 0 ||
-		   vts_mux_load_files(&w, err, errlen) < 0) {
-		ret = -1;
-	} else {
-		vts_mux_unload_files(&w);
-	}
+	if (sim_world_build(&w, cfg, true, err, errlen) < 0)
+		return -1;
+	vts_mux_unload_files(&w);
 	vts_world_free(&w);
-	return ret;
+	return 0;
 }
 
 #else /* !VTD_HAVE_SIM */

@@ -385,8 +385,7 @@ int main(int argc, char **argv)
 	if (check) {
 		if (O.use_sim && O.sim.config &&
 		    vtd_sim_check(&O.sim, err, sizeof(err)) < 0) {
-			fprintf(stderr, PROG ": --sim-config %s: %s\n",
-				O.sim.config, err);
+			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
 		printf(PROG ": %s: ok\n", conf.file ? conf.file : "options");

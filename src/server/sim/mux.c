@@ -811,6 +811,16 @@ static void vts_image_put(struct vts_image *img)
 	free(img);
 }
 
+static struct vts_image *vts_image_find(const char *path)
+{
+	struct vts_image *img;
+
+	for (img = vts_images; img; img = img->next)
+		if (!strcmp(img->path, path))
+			break;
+	return img;
+}
+
 /* path's image: the one in use, or read, checked and prepared now */
 static struct vts_image *vts_image_get(const char *path, char *err,
 				       size_t errlen)
@@ -821,11 +831,10 @@ static struct vts_image *vts_image_get(const char *path, char *err,
 	size_t i;
 	int fd;
 
-	for (img = vts_images; img; img = img->next) {
-		if (!strcmp(img->path, path)) {
-			img->refs++;
-			return img;
-		}
+	img = vts_image_find(path);
+	if (img) {
+		img->refs++;
+		return img;
 	}
 	img = calloc(1, sizeof(*img));
 	if (!img || !(img->path = strdup(path))) {
@@ -870,17 +879,11 @@ fail:
 
 static void vts_unload_files(const struct vts_world *w, size_t n)
 {
-	struct vts_image *img;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (!w->tp[i].ts_file[0])
-			continue;
-		for (img = vts_images; img; img = img->next)
-			if (!strcmp(img->path, w->tp[i].ts_file))
-				break;
-		vts_image_put(img);
-	}
+	for (i = 0; i < n; i++)
+		if (w->tp[i].ts_file[0])
+			vts_image_put(vts_image_find(w->tp[i].ts_file));
 }
 
 int vts_mux_load_files(const struct vts_world *w, char *err, size_t errlen)
