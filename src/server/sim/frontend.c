@@ -14,8 +14,9 @@
  *  - terrestrial: |f - F| <= 500 kHz; bandwidth 0 (auto) or equal;
  *    DVB-T2: stream_id equal to the PLP, NO_STREAM_ID_FILTER takes the
  *    mux with the lowest PLP on that frequency;
- *  - modulation, FEC and rolloff: AUTO or equal; pilot and inversion are
- *    detected by the demodulator and never prevent a lock.
+ *  - modulation, FEC and rolloff: AUTO or equal (DVB-C has no inner FEC:
+ *    it is ignored there); pilot and inversion are detected by the
+ *    demodulator and never prevent a lock.
  * Any SEC change drops the lock, as the LNB or the switch changes.
  */
 #include <errno.h>
@@ -125,7 +126,9 @@ static bool vts_common_ok(const struct vts_transponder *tp,
 {
 	if (p->modulation != QAM_AUTO && p->modulation != tp->modulation)
 		return false;
-	if (p->fec != FEC_AUTO && p->fec != tp->fec)
+	/* DVB-C (J.83 annex A) has no inner code: a cable demod ignores it */
+	if (tp->delsys != SYS_DVBC_ANNEX_A && p->fec != FEC_AUTO &&
+	    p->fec != tp->fec)
 		return false;
 	return true;
 }

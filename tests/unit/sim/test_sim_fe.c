@@ -261,6 +261,12 @@ static void test_terr_cable(void **state)
 	assert_ptr_equal(tune(f, &p), c);
 	p.symbol_rate = 0;
 	assert_null(tune(f, &p));
+	/* DVB-C has no inner FEC: what a channel list says is ignored */
+	p.symbol_rate = 6900000;
+	p.fec = FEC_NONE;
+	assert_ptr_equal(tune(f, &p), c);
+	p.fec = FEC_3_4;
+	assert_ptr_equal(tune(f, &p), c);
 }
 
 static void test_t2_plp(void **state)
