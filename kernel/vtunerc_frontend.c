@@ -140,6 +140,7 @@ int vtunerc_fe_set_delsys(struct vtunerc_ctx *ctx, const u8 *delsys,
 			  unsigned int n)
 {
 	unsigned int i, j;
+	bool same;
 
 	if (n < 1 || n > MAX_DELSYS)
 		return -EINVAL;
@@ -152,7 +153,21 @@ int vtunerc_fe_set_delsys(struct vtunerc_ctx *ctx, const u8 *delsys,
 				return -EINVAL;
 	}
 	mutex_lock(&ctx->cfg_lock);
+	same = n == MAX_DELSYS || ctx->fe.ops.delsys[n] == SYS_UNDEFINED;
+	for (i = 0; same && i < n; i++)
+		same = ctx->fe.ops.delsys[i] == delsys[i];
 	vtunerc_fe_apply_delsys(ctx, delsys, n);
+	/*
+	 * dvb-core starts a frontend's cache on delsys[0] when it registers,
+	 * and takes FE_GET_INFO's type and frequency unit, and the system of
+	 * a DVBv3 application's tune, from the cache.  Other systems are
+	 * another tuner: start it on its first system, as a frontend
+	 * registered with them would (the list a reconnecting client sets
+	 * again leaves an application's choice alone).
+	 */
+	if (!same)
+		WRITE_ONCE(ctx->fe.dtv_property_cache.delivery_system,
+			   delsys[0]);
 	mutex_unlock(&ctx->cfg_lock);
 	return 0;
 }

@@ -29,6 +29,10 @@ tuner_start t2 -d /dev/vtunerc2 --name "Third T2" --delsys dvbt2,dvbt
 tuner_start t3 -d /dev/vtunerc3 --name "Fourth C" --delsys dvbc
 dvb-fe-tool -a 2 | grep -q "Device Third T2 " || fail "adapter 2 name"
 dvb-fe-tool -a 3 | grep -q "Device Fourth C " || fail "adapter 3 name"
+# A new client's frontend starts on its first system, as a registered
+# frontend does: FE_GET_INFO's type and unit, a DVBv3 tune, come from it.
+dvb-fe-tool -a 2 | grep -q "\[DVBT2\]" || fail "adapter 2 does not start on DVBT2"
+dvb-fe-tool -a 3 | grep -q "\[DVBC/ANNEX_A\]" || fail "adapter 3 does not start on DVBC"
 dvb-fe-tool -a 0 | grep -q "Device Test Tuner S2 " || fail "adapter 0 changed"
 tuner_stop t3
 dvb-fe-tool -a 2 | grep -q "Device Third T2 " || fail "adapter 2 affected by adapter 3's client"
