@@ -102,6 +102,8 @@ struct vtd_sim_config {
 	unsigned int tuners;		/* number of simulated tuners */
 	const char *config;		/* extra transponders, or NULL */
 	bool tuners_only;		/* no TS served: ts_files not read */
+	unsigned int ndelsys;		/* 0: every system the sim has */
+	uint8_t delsys[VTP_MAX_DELSYS];	/* the tuners' systems, default first */
 };
 
 /* 0, or -1 after logging the error. */
@@ -111,6 +113,13 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg);
  * vtd_sim_add builds it; 0, or -1 with the message in err.  Adds no tuner.
  */
 int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen);
+/*
+ * --sim-delsys: the comma-separated delivery systems of the simulated
+ * tuners, the first the one they start with; 0, or -1 with the message
+ * in err.
+ */
+int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
+		       char *err, size_t errlen);
 /* Whether the sim backend was built in. */
 bool vtd_sim_available(void);
 

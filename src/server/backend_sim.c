@@ -405,16 +405,36 @@ static const struct vtd_backend_ops sim_ops = {
 	.destroy = sim_destroy,
 };
 
-/* Every simulated tuner is a multi-standard one: satellite, terrestrial, cable. */
+/*
+ * By default every simulated tuner is a multi-standard one: satellite,
+ * terrestrial, cable.  --sim-delsys makes them what a real tuner is, a
+ * DVB-S/S2 card or a DVB-T/T2/C stick, say.
+ */
 static const uint8_t sim_delsys[] = {
 	SYS_DVBS2, SYS_DVBS, SYS_DVBT2, SYS_DVBT, SYS_DVBC_ANNEX_A,
 };
 
-static void sim_info(struct vtp_tuner *info, unsigned int n)
+static bool sim_has_2g(const struct vtp_tuner *info)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->num_delsys; i++)
+		if (info->delsys[i] == SYS_DVBS2 || info->delsys[i] == SYS_DVBT2)
+			return true;
+	return false;
+}
+
+static void sim_info(struct vtp_tuner *info, const struct vtd_sim_config *cfg,
+		     unsigned int n)
 {
 	memset(info, 0, sizeof(*info));
-	info->num_delsys = sizeof(sim_delsys);
-	memcpy(info->delsys, sim_delsys, sizeof(sim_delsys));
+	if (cfg->ndelsys) {
+		info->num_delsys = (uint8_t)cfg->ndelsys;
+		memcpy(info->delsys, cfg->delsys, cfg->ndelsys);
+	} else {
+		info->num_delsys = sizeof(sim_delsys);
+		memcpy(info->delsys, sim_delsys, sizeof(sim_delsys));
+	}
 	info->caps = FE_CAN_INVERSION_AUTO | FE_CAN_FEC_1_2 | FE_CAN_FEC_2_3 |
 		     FE_CAN_FEC_3_4 | FE_CAN_FEC_4_5 | FE_CAN_FEC_5_6 |
 		     FE_CAN_FEC_6_7 | FE_CAN_FEC_7_8 | FE_CAN_FEC_8_9 |
@@ -422,17 +442,62 @@ static void sim_info(struct vtp_tuner *info, unsigned int n)
 		     FE_CAN_QAM_32 | FE_CAN_QAM_64 | FE_CAN_QAM_128 |
 		     FE_CAN_QAM_256 | FE_CAN_QAM_AUTO |
 		     FE_CAN_TRANSMISSION_MODE_AUTO | FE_CAN_BANDWIDTH_AUTO |
-		     FE_CAN_GUARD_INTERVAL_AUTO | FE_CAN_HIERARCHY_AUTO |
-		     FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM;
-	/* limits of delsys[0], a satellite system: kHz (IF of the LNB) */
-	info->freq_min = 950000;
-	info->freq_max = 2150000;
-	info->freq_step = 1000;
-	info->freq_tolerance = 5000;
+		     FE_CAN_GUARD_INTERVAL_AUTO | FE_CAN_HIERARCHY_AUTO;
+	if (sim_has_2g(info))
+		info->caps |= FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM;
+	/* the limits of delsys[0]'s kind, in its unit (dvb_frontend_info) */
+	if (vtd_delsys_is_sat(info->delsys[0])) {
+		info->freq_min = 950000;	/* kHz, the LNB's IF */
+		info->freq_max = 2150000;
+		info->freq_step = 1000;
+		info->freq_tolerance = 5000;
+	} else {
+		info->freq_min = 40000000;	/* Hz, as the sim world's */
+		info->freq_max = 900000000;
+		info->freq_step = 62500;
+		info->freq_tolerance = 0;
+	}
 	info->srate_min = 1000000;
 	info->srate_max = 45000000;
 	info->srate_tolerance = 0;
 	snprintf(info->name, sizeof(info->name), "vtuner simulated tuner %u", n);
+}
+
+int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
+		       char *err, size_t errlen)
+{
+	char buf[128], *tok, *save = NULL;
+	enum fe_delivery_system d;
+	unsigned int n = 0, i;
+
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errlen, "--sim-delsys: list too long");
+		return -1;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		if (vts_delsys_parse(tok, &d) < 0) {
+			snprintf(err, errlen, "--sim-delsys: unknown delivery "
+				 "system '%s' (DVBS2, DVBS, DVBT2, DVBT or "
+				 "DVBC)", tok);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (cfg->delsys[i] == d) {
+				snprintf(err, errlen, "--sim-delsys: %s twice",
+					 vts_delsys_name(d));
+				return -1;
+			}
+		}
+		cfg->delsys[n++] = (uint8_t)d;	/* at most 5 distinct */
+	}
+	if (!n) {
+		snprintf(err, errlen, "--sim-delsys: no delivery system");
+		return -1;
+	}
+	cfg->ndelsys = n;
+	return 0;
 }
 
 bool vtd_sim_available(void)
@@ -506,7 +571,7 @@ int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)
 		s->t.backend = "sim";
 		s->t.priv = s;
 		snprintf(s->t.where, sizeof(s->t.where), "sim%u", i);
-		sim_info(&s->t.info, i);
+		sim_info(&s->t.info, cfg, i);
 		vts_fe_init(&s->fe);
 		if (vtd_tuners_add(ts, &s->t) < 0) {
 			vt_err("sim: more than %d tuners", VTD_MAX_TUNERS);
@@ -549,6 +614,16 @@ int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
 {
 	(void)cfg;
 	snprintf(err, errlen, "built without the simulated tuner");
+	return -1;
+}
+
+int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
+		       char *err, size_t errlen)
+{
+	(void)cfg;
+	(void)list;
+	snprintf(err, errlen, "--sim-delsys: built without the simulated "
+		 "tuner");
 	return -1;
 }
 

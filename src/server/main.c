@@ -38,6 +38,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_NAME,
 	OPT_PRINT_TUNERS,
+	OPT_SIM_DELSYS,
 	OPT_DAEMON,
 	OPT_NO_ANNOUNCE,
 	OPT_PSK_FILE,
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "sim",		no_argument,	   NULL, OPT_SIM },
 	{ "sim-tuners",		required_argument, NULL, OPT_SIM_TUNERS },
 	{ "sim-config",		required_argument, NULL, OPT_SIM_CONFIG },
+	{ "sim-delsys",		required_argument, NULL, OPT_SIM_DELSYS },
 	{ "max-clients",	required_argument, NULL, 'm' },
 	{ "max-per-addr",	required_argument, NULL, OPT_MAX_PER_ADDR },
 	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
@@ -85,6 +87,9 @@ static void usage(FILE *f)
 "                          --adapter)\n"
 "      --sim-tuners N      number of simulated tuners (default 2)\n"
 "      --sim-config FILE   add the transponders of FILE to the simulated world\n"
+"      --sim-delsys LIST   the simulated tuners' delivery systems, the first\n"
+"                          the default, e.g. DVBT,DVBT2,DVBC for a DVB-T/T2/C\n"
+"                          stick (default DVBS2,DVBS,DVBT2,DVBT,DVBC)\n"
 "      --print-tuners      list the tuners and exit\n"
 "\n"
 "Network:\n"
@@ -256,7 +261,7 @@ static struct {
 /* One option; arg stays valid until exit (argv or the config file). */
 static void handle_opt(int opt, const char *arg, void *unused)
 {
-	char host[256], port[16];
+	char host[256], port[16], msg[256];
 
 	(void)unused;
 	switch (opt) {
@@ -284,6 +289,10 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		break;
 	case OPT_SIM_CONFIG:
 		O.sim.config = arg;
+		break;
+	case OPT_SIM_DELSYS:
+		if (vtd_sim_set_delsys(&O.sim, arg, msg, sizeof(msg)) < 0)
+			usage_error("%s", msg);
 		break;
 	case 'm':
 		O.cfg.max_clients = parse_num("--max-clients", arg, 1,
@@ -378,6 +387,8 @@ int main(int argc, char **argv)
 		usage_error("--foreground and --daemon exclude each other");
 	if (O.sim.config && !O.use_sim && O.nadapters)
 		usage_error("--sim-config needs --sim when --adapter is given");
+	if (O.sim.ndelsys && !O.use_sim && O.nadapters)
+		usage_error("--sim-delsys needs --sim when --adapter is given");
 	if (!O.nadapters)
 		O.use_sim = true;
 	if (!O.cfg.nlisten)

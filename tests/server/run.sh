@@ -4,7 +4,8 @@
 # once, retunes and control round trips while TS flows, a client killed
 # mid-stream, a client that stops reading, and a shutdown with every
 # tuner streaming; a ts_file transponder read at startup (a bad one stops
-# vtunerd there); any sanitizer report (leaks at exit too) fails.
+# vtunerd there); --sim-delsys; any sanitizer report (leaks at exit too)
+# fails.
 # Usage: run.sh BUILD_DIR   (needs $B/san/server/vtunerd: make san,
 # $B/server/vtunerd-probe, $B/server/sim/vts-gen and
 # $B/tests/tuner/vt-tscheck).
@@ -149,6 +150,24 @@ good_check() {
 }
 check_or_show "vtunerd --check: the good sim config, exit 0" \
 	good_check -- "$W/check.log"
+# 0b. --sim-delsys makes the tuners that kind of tuner; a bad list is a
+# usage error naming the system
+delsys_list() {
+	"$VTD" --sim --sim-tuners 2 --sim-delsys dvbt,DVBT2,DVBC --print-tuners \
+		>"$W/delsys.out" 2>&1 || return 1
+	[ "$(wc -l <"$W/delsys.out")" = 2 ] &&
+		[ "$(cut -f5 "$W/delsys.out" | sort -u)" = "DVBT,DVBT2,DVBC/ANNEX_A" ]
+}
+check_or_show "--sim-delsys: the tuners have those systems, in that order" \
+	delsys_list -- "$W/delsys.out"
+delsys_bad() {
+	"$VTD" --sim --sim-delsys DVBT,ISDBT --print-tuners >"$W/delsys.err" 2>&1
+	[ $? = 2 ] && grep -q "unknown delivery system 'ISDBT'" "$W/delsys.err" &&
+		"$VTD" --sim --sim-delsys DVBS,DVBS2,dvbs --check >"$W/delsys.err" 2>&1
+	[ $? = 2 ] && grep -q "sim-delsys: DVBS twice" "$W/delsys.err"
+}
+check_or_show "--sim-delsys: an unknown or repeated system, exit 2 naming it" \
+	delsys_bad -- "$W/delsys.err"
 
 check_or_show "vtunerd (ASan + UBSan build) starts with 4 simulated tuners" \
 	start_vtd --ts-queue 1 --sim-config "$W/sim.conf" -- "$W/vtd.log"

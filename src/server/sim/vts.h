@@ -123,6 +123,8 @@ int vts_transponder_check(const struct vts_transponder *tp,
 			  char *err, size_t errlen);
 bool vts_delsys_is_sat(enum fe_delivery_system d);
 const char *vts_delsys_name(enum fe_delivery_system d);
+/* A name of vts_delsys_name() (any case; DVBC/ANNEX_A too); 0 or -1. */
+int vts_delsys_parse(const char *name, enum fe_delivery_system *d);
 
 /* ---- frontend (frontend.c) ---- */
 struct vts_frontend {

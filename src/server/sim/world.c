@@ -80,7 +80,8 @@ struct vts_sym {
 
 static const struct vts_sym vts_delsys_syms[] = {
 	{ "DVBS", SYS_DVBS }, { "DVBS2", SYS_DVBS2 }, { "DVBT", SYS_DVBT },
-	{ "DVBT2", SYS_DVBT2 }, { "DVBC", SYS_DVBC_ANNEX_A }, { NULL, 0 }
+	{ "DVBT2", SYS_DVBT2 }, { "DVBC", SYS_DVBC_ANNEX_A },
+	{ "DVBC/ANNEX_A", SYS_DVBC_ANNEX_A }, { NULL, 0 }
 };
 
 static const struct vts_sym vts_mod_syms[] = {
@@ -410,6 +411,16 @@ static int vts_parse_sym(const struct vts_sym *syms, const char *val, int *out)
 		}
 	}
 	return -1;
+}
+
+int vts_delsys_parse(const char *name, enum fe_delivery_system *d)
+{
+	int v;
+
+	if (vts_parse_sym(vts_delsys_syms, name, &v) < 0)
+		return -1;
+	*d = (enum fe_delivery_system)v;
+	return 0;
 }
 
 static int vts_parse_u32(const char *val, uint32_t max, uint32_t *out)
