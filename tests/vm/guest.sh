@@ -46,14 +46,17 @@ kill_leftovers() {
 run_test() {
 	local name=$1 script=${VT_TESTDIR:-$VT_ROOT/tests/vm/t}/$1.sh
 	local log=$results/$1.log dir=$results/$1
-	local rc verdict reason="" start secs m msg
+	local rc verdict reason="" start secs m msg limit=$test_timeout
 
+	# a test that needs longer says so in a "# vm-timeout: SECONDS" line
+	m=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$script" | head -n 1)
+	[ -z "$m" ] || [ "$m" -le "$limit" ] || limit=$m
 	say "running $name"
 	mkdir -p "$dir"
 	dmesg -C
 	start=$SECONDS
 	set +e
-	(cd "$dir" && VT_RESULTS=$dir exec timeout -k 10 "$test_timeout" "$script") \
+	(cd "$dir" && VT_RESULTS=$dir exec timeout -k 10 "$limit" "$script") \
 		</dev/null >"$log" 2>&1
 	rc=$?
 	set -e
@@ -64,7 +67,7 @@ run_test() {
 		verdict=skip
 		reason=$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)
 		;;
-	124 | 137) verdict=FAIL reason="timed out after ${test_timeout}s" ;;
+	124 | 137) verdict=FAIL reason="timed out after ${limit}s" ;;
 	*) verdict=FAIL reason="exit status $rc" ;;
 	esac
 
