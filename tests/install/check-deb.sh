@@ -52,7 +52,7 @@ mkdir -p "$S"
 check "copied $(tr -cd '\0' < "$D/files.list" | wc -c) files into $S" \
 	test -x "$S/debian/rules" -a -f "$S/Makefile"
 
-host_before=$(ls -la /var/lib/dkms /lib/modules/*/updates 2>&1)
+host_before=$(ls -lA /var/lib/dkms /lib/modules/*/updates 2>&1)
 
 if out=$(cd "$S" && dpkg-checkbuilddeps 2>&1); then
 	ok "build dependencies of debian/control installed"
@@ -240,6 +240,6 @@ else
 fi
 
 check "the host's /var/lib/dkms and /lib/modules/*/updates untouched" \
-	test "$host_before" = "$(ls -la /var/lib/dkms /lib/modules/*/updates 2>&1)"
+	test "$host_before" = "$(ls -lA /var/lib/dkms /lib/modules/*/updates 2>&1)"
 
 summary

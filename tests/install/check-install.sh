@@ -132,7 +132,7 @@ if command -v dkms > /dev/null; then
 	rm -rf "$DT" "$ST"
 	mkdir -p "$DT" "$ST"
 	cp -r "$ROOT/usr/src/vtuner-$VT_VERSION" "$ST/"
-	host_before=$(ls -la /var/lib/dkms 2>&1)
+	host_before=$(ls -lA /var/lib/dkms 2>&1)
 	# dkms signs with /var/lib/dkms/mok.* unless told otherwise
 	export mok_signing_key=$DT/mok.key mok_certificate=$DT/mok.pub
 	dk=(dkms --dkmstree "$DT" --sourcetree "$ST")
@@ -151,7 +151,7 @@ if command -v dkms > /dev/null; then
 	# dkms install writes /lib/modules (its install_tree comes only from
 	# /etc/dkms/framework.conf): done under an overlay in a mount
 	# namespace of its own, so the host's tree is never changed
-	lib_state() { stat -c '%n %s %Y' /lib/modules/*/modules.dep*; ls -laR /lib/modules/*/updates; } 2>&1
+	lib_state() { stat -c '%n %s %Y' /lib/modules/*/modules.dep*; ls -lAR /lib/modules/*/updates; } 2>&1
 	lib_before=$(lib_state)
 	if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
 		while read -r line; do
@@ -173,7 +173,7 @@ if command -v dkms > /dev/null; then
 	check "the host's /lib/modules untouched" \
 		test "$lib_before" = "$(lib_state)"
 	check "the host's /var/lib/dkms untouched" \
-		test "$host_before" = "$(ls -la /var/lib/dkms 2>&1)"
+		test "$host_before" = "$(ls -lA /var/lib/dkms 2>&1)"
 else
 	skip "dkms not installed (apt-get install dkms): DKMS build not tried"
 fi
