@@ -24,15 +24,19 @@
 #define CAB_FREQ_MIN	(51 * MHz)
 #define CAB_FREQ_MAX	(858 * MHz)
 
+/*
+ * Default caps: these for any list, the VSB and second-generation ones only
+ * with a system that has them.
+ */
 #define VTUNERC_CAPS (FE_CAN_INVERSION_AUTO | FE_CAN_FEC_1_2 | \
 	FE_CAN_FEC_2_3 | FE_CAN_FEC_3_4 | FE_CAN_FEC_4_5 | FE_CAN_FEC_5_6 | \
 	FE_CAN_FEC_6_7 | FE_CAN_FEC_7_8 | FE_CAN_FEC_8_9 | FE_CAN_FEC_AUTO | \
 	FE_CAN_QPSK | FE_CAN_QAM_16 | FE_CAN_QAM_32 | FE_CAN_QAM_64 | \
 	FE_CAN_QAM_128 | FE_CAN_QAM_256 | FE_CAN_QAM_AUTO | \
 	FE_CAN_TRANSMISSION_MODE_AUTO | FE_CAN_BANDWIDTH_AUTO | \
-	FE_CAN_GUARD_INTERVAL_AUTO | FE_CAN_HIERARCHY_AUTO | FE_CAN_8VSB | \
-	FE_CAN_16VSB | FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM | \
-	FE_CAN_RECOVER)
+	FE_CAN_GUARD_INTERVAL_AUTO | FE_CAN_HIERARCHY_AUTO | FE_CAN_RECOVER)
+#define VTUNERC_CAPS_ATSC	(FE_CAN_8VSB | FE_CAN_16VSB)
+#define VTUNERC_CAPS_2G		(FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM)
 
 enum vtunerc_family { FAM_NONE, FAM_SAT, FAM_CAB, FAM_TER, FAM_ATSC };
 
@@ -97,10 +101,13 @@ static void vtunerc_fe_apply_delsys(struct vtunerc_ctx *ctx, const u8 *delsys,
 				    unsigned int n)
 {
 	struct dvb_frontend_internal_info *info = &ctx->fe.ops.info;
-	u32 fmin = U32_MAX, fmax = 0;
+	u32 fmin = U32_MAX, fmax = 0, caps = VTUNERC_CAPS;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
+		if (delsys[i] == SYS_DVBS2 || delsys[i] == SYS_DVBT2 ||
+		    delsys[i] == SYS_ISDBS)
+			caps |= VTUNERC_CAPS_2G;
 		switch (vtunerc_family(delsys[i])) {
 		case FAM_SAT:
 			fmin = min_t(u32, fmin, SAT_FREQ_MIN);
@@ -110,6 +117,9 @@ static void vtunerc_fe_apply_delsys(struct vtunerc_ctx *ctx, const u8 *delsys,
 			fmin = min_t(u32, fmin, CAB_FREQ_MIN);
 			fmax = max_t(u32, fmax, CAB_FREQ_MAX);
 			break;
+		case FAM_ATSC:
+			caps |= VTUNERC_CAPS_ATSC;
+			fallthrough;
 		default:
 			fmin = min_t(u32, fmin, TER_FREQ_MIN);
 			fmax = max_t(u32, fmax, TER_FREQ_MAX);
@@ -128,7 +138,7 @@ static void vtunerc_fe_apply_delsys(struct vtunerc_ctx *ctx, const u8 *delsys,
 	info->symbol_rate_min = 1000000;
 	info->symbol_rate_max = 45000000;
 	info->symbol_rate_tolerance = 500;
-	info->caps = VTUNERC_CAPS;
+	info->caps = caps;
 }
 
 void vtunerc_fe_set_name(struct vtunerc_ctx *ctx, const char *name)

@@ -37,6 +37,18 @@ dvb-fe-tool -a 0 | grep -q "Device Test Tuner S2 " || fail "adapter 0 changed"
 tuner_stop t3
 dvb-fe-tool -a 2 | grep -q "Device Third T2 " || fail "adapter 2 affected by adapter 3's client"
 
+# Without SET_FE_INFO the module's caps follow the systems: no VSB without
+# ATSC, second generation only with DVB-S2 or T2.
+tuner_start t3b -d /dev/vtunerc3 --name "No Info" --delsys dvbs,dvbc --no-fe-info
+dvb-fe-tool -a 3 >caps1.txt 2>&1
+tuner_stop t3b
+tuner_start t3c -d /dev/vtunerc3 --name "No Info 2G" --delsys dvbc,dvbt2 --no-fe-info
+dvb-fe-tool -a 3 >caps2.txt 2>&1
+tuner_stop t3c
+! grep -q "CAN_8VSB\|CAN_2G_MODULATION" caps1.txt || fail "DVB-S/C frontend claims VSB or 2G: $(grep CAN_ caps1.txt | tr -d ' ' | tr '\n' ' ')"
+grep -q "CAN_2G_MODULATION" caps2.txt || fail "DVB-C/T2 frontend lacks CAN_2G_MODULATION"
+grep -q "\[DVBC/ANNEX_A\]" caps2.txt || fail "DVB-C/T2 frontend does not start on DVBC"
+
 # A second owner is refused while the first holds the device.
 if "$VT_TOOLS/vt-testtuner" -d /dev/vtunerc0 --exit-after 1 2>"$VT_RESULTS/busy.err"; then
 	fail "second open of /dev/vtunerc0 succeeded"
