@@ -1,8 +1,9 @@
 #!/bin/bash
 # VDR, a TV server, unmodified, on a remote simulated tuner: its
-# streamdev-server plugin serves a channel over HTTP, which makes VDR tune
-# the virtual adapter (DVBv5), set its PID filters and read dvr0.  The
-# channel list is dvbv5-scan's, in VDR's format.
+# streamdev-server plugin serves channels over HTTP, which makes VDR tune
+# the virtual adapter (DVBv5; for DVB-S2 it drives the LNB itself), set its
+# PID filters and read dvr0.  The channel list is dvbv5-scan's, in VDR's
+# format (and a DVB-S2 channel by hand): one of each is streamed.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {
@@ -27,8 +28,15 @@ cat >init.conf <<'CONF'
 	FREQUENCY = 506000000
 	BANDWIDTH_HZ = 8000000
 CONF
-timeout 120 dvbv5-scan -a 0 -O VDR -o channels.conf init.conf >scan.out 2>&1 ||
+timeout 120 dvbv5-scan -a 0 -O VDR -o t.conf init.conf >scan.out 2>&1 ||
 	{ tail -n 20 scan.out; fail "dvbv5-scan"; }
+# libdvbv5's VDR writer stops a DVB-S2 entry after the modulation: this
+# one is written by hand (H, FEC 2/3, 8PSK, rolloff 0.35, pilot auto,
+# DVB-S2; SID 101 of TS 1001 on network 1)
+{
+	cat t.conf
+	echo "Sim One HD;Sim Broadcasting:11362:HC23M5O35P999S1:S19.2E:22000:257=2:258:0:0:101:1:1001:0"
+} >channels.conf
 cat channels.conf
 grep -q "^Sim Kids" channels.conf || fail "dvbv5-scan found no 'Sim Kids'"
 
@@ -50,17 +58,27 @@ for _ in $(seq 100); do
 done
 ss -ltn | grep -q ":3000 " || { cat vdr.out; fail "streamdev-server does not listen"; }
 
-n=$(grep -n "^Sim Kids" channels.conf | cut -d: -f1)
 ip link set lo up
-rc=0
-curl -sS -m 8 -o live.ts -w "HTTP %{http_code}, %{size_download} bytes\n" \
-	"http://127.0.0.1:3000/TS/$n" || rc=$?
-[ "$rc" = 0 ] || [ "$rc" = 28 ] || fail "curl: exit status $rc"
-"$VT_TOOLS/vt-tscheck" live.ts | tee live.check
-grep -q "cc_errors=0 sync_errors=0" live.check || fail "the stream has errors"
-for pid in 273 274; do
-	grep -q "^pid=$pid packets=[0-9]\{3,\}" live.check || fail "the stream lacks PID $pid"
-done
-grep -q "locked on T 506 MHz" "${VT_LOGDIR:-$VT_RESULTS}/srv.log" ||
-	fail "vtunerd did not tune the channel's transponder"
+# stream NAME TRANSPONDER PID...: 8 s of channel NAME from streamdev; no
+# continuity error, its PIDs there, vtunerd locked on its transponder
+stream() {
+	local name=$1 tp=$2 n rc=0 pid
+	shift 2
+	n=$(grep -n "^${name}[;:]" channels.conf | cut -d: -f1)
+	log "streaming channel $n, $name"
+	curl -sS -m 8 -o "$n.ts" -w "HTTP %{http_code}, %{size_download} bytes\n" \
+		"http://127.0.0.1:3000/TS/$n" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 28 ] || fail "$name: curl: exit status $rc"
+	"$VT_TOOLS/vt-tscheck" "$n.ts" | tee "$n.check"
+	grep -q "cc_errors=0 sync_errors=0" "$n.check" || fail "$name: the stream has errors"
+	for pid in "$@"; do
+		grep -q "^pid=$pid packets=[0-9]\{3,\}" "$n.check" ||
+			fail "$name: the stream lacks PID $pid"
+	done
+	grep -q "locked on $tp" "${VT_LOGDIR:-$VT_RESULTS}/srv.log" ||
+		fail "$name: vtunerd did not lock on $tp"
+}
+stream "Sim Kids" "T 506 MHz" 273 274
+# VDR drives the LNB itself: 18 V and no tone for 11362 H, IF 1612 MHz
+stream "Sim One HD" "S2 11362 H" 257 258
 grep "vdr:" "$VT_RESULTS/syslog" | grep -v "user.debug" | tail -n 12
