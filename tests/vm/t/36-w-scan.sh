@@ -40,7 +40,7 @@ want "Sim Nature(Sim T2)" 690000000 273:274:502
 grep -q "QAM_64.*TRANSMISSION_MODE_8K:GUARD_INTERVAL_1_4" t.conf ||
 	fail "the DVB-T parameters of the sim's transponder are not in the list"
 
-# tzap (FE_GET_INFO must say FE_OFDM) records "Sim Kids" from w_scan's list
+# tzap records "Sim Kids" from w_scan's list
 # while femon watches the frontend.
 sed -i 's/^\([^(:]*\)([^)]*)/\1/' t.conf # tzap wants bare names
 timeout 60 tzap -a 0 -c t.conf -r -o rec.ts -t 6 "Sim Kids" >tzap.out 2>&1 &
