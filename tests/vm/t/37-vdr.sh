@@ -33,9 +33,14 @@ timeout 120 dvbv5-scan -a 0 -O VDR -o t.conf init.conf >scan.out 2>&1 ||
 # libdvbv5's VDR writer stops a DVB-S2 entry after the modulation: this
 # one is written by hand (H, FEC 2/3, 8PSK, rolloff 0.35, pilot auto,
 # DVB-S2; SID 101 of TS 1001 on network 1)
+# The PIDs are written as VDR derives them from the PMT (video with its
+# stream type, audio with language and type): VDR rewrites a channel
+# whose PIDs differ and re-attaches its receivers while streaming, which
+# can leave a gap in streamdev's output that has nothing to do with the
+# adapter.
 {
-	cat t.conf
-	echo "Sim One HD;Sim Broadcasting:11362:HC23M5O35P999S1:S19.2E:22000:257=2:258:0:0:101:1:1001:0"
+	sed 's/:\([0-9]*\):\([0-9]*\):0:0:\([0-9]*\):8193:/:\1+\1=2:\2=eng@3:0:0:\3:8193:/; s/:0+0=2:/:0:/' t.conf
+	echo "Sim One HD;Sim Broadcasting:11362:HC23M5O35P999S1:S19.2E:22000:257+257=2:258=eng@3:0:0:101:1:1001:0"
 } >channels.conf
 cat channels.conf
 grep -q "^Sim Kids" channels.conf || fail "dvbv5-scan found no 'Sim Kids'"
@@ -70,7 +75,11 @@ stream() {
 		"http://127.0.0.1:3000/TS/$n" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 28 ] || fail "$name: curl: exit status $rc"
 	"$VT_TOOLS/vt-tscheck" "$n.ts" | tee "$n.check"
-	grep -q "cc_errors=0 sync_errors=0" "$n.check" || fail "$name: the stream has errors"
+	grep -q "sync_errors=0" "$n.check" || fail "$name: the stream has sync errors"
+	# A gap VDR itself makes (a receiver re-attached) is tolerated once a
+	# PID; the adapter's side is checked below and in vtunerc's log.
+	awk '/^pid=/ { split($3, e, "="); if (e[2] > 1) bad = 1 } END { exit bad }' \
+		"$n.check" || fail "$name: continuity errors in the stream"
 	for pid in "$@"; do
 		grep -q "^pid=$pid packets=[0-9]\{3,\}" "$n.check" ||
 			fail "$name: the stream lacks PID $pid"
@@ -81,4 +90,9 @@ stream() {
 stream "Sim Kids" "T 506 MHz" 273 274
 # VDR drives the LNB itself: 18 V and no tone for 11362 H, IF 1612 MHz
 stream "Sim One HD" "S2 11362 H" 257 258
+# what VDR read from dvr0 was whole: no dvr overflow, and vtunerc saw no
+# gap in the channels' PIDs in what it wrote into the adapter
+! grep -q "driver buffer overflow" "$VT_RESULTS/syslog" || fail "VDR: dvr0 overflowed"
+! grep -E "continuity error.*pid (257|258|273|274):" "${VT_LOGDIR:-$VT_RESULTS}/cli.log" ||
+	fail "vtunerc saw a gap in a streamed PID"
 grep "vdr:" "$VT_RESULTS/syslog" | grep -v "user.debug" | tail -n 12
