@@ -868,6 +868,7 @@ static void kernel_message(const struct vtuner_message *m)
 	case MSG_PIDLIST:	/* never answered */
 		if (ctrl_get_pids(&C.ctrl, C.pids) == 0) {
 			C.have_pids = true;
+			tscc_set_pids(&C.tscc, C.pids->pid, C.pids->num);
 			if (live())
 				send_pids();
 		}

@@ -130,6 +130,32 @@ static void test_reset(void **state)
 	assert_int_equal(feed1(400, 13), 1);
 }
 
+static void test_pid_set_change(void **state)
+{
+	const uint16_t with[] = { 0, 100 }, without[] = { 0 };
+	const uint16_t all[] = { TSCC_PID_ALL };
+
+	(void)state;
+	tscc_set_pids(&tc, with, 2);
+	assert_int_equal(feed1(100, 3), 0);
+	assert_int_equal(feed1(0, 7), 0);
+	/* PID 100 leaves the set and comes back: its jump is no error */
+	tscc_set_pids(&tc, without, 1);
+	tscc_set_pids(&tc, with, 2);
+	assert_int_equal(feed1(100, 12), 0);
+	assert_int_equal(feed1(100, 13), 0);
+	/* PID 0 stayed in the set: its gap is one */
+	assert_int_equal(feed1(0, 9), 1);
+	/* to every PID and back: 100 stays in, keeps its history */
+	tscc_set_pids(&tc, all, 1);
+	assert_int_equal(feed1(100, 15), 1);
+	assert_int_equal(feed1(200, 4), 0);
+	tscc_set_pids(&tc, with, 2);
+	tscc_set_pids(&tc, all, 1);
+	assert_int_equal(feed1(200, 9), 0);
+	assert_int_equal(tc.total.cc_errors, 2);
+}
+
 static void test_pids_independent(void **state)
 {
 	(void)state;
@@ -179,6 +205,7 @@ int main(void)
 		cmocka_unit_test_setup(test_discontinuity_and_no_payload, setup),
 		cmocka_unit_test_setup(test_sync_and_tei, setup),
 		cmocka_unit_test_setup(test_reset, setup),
+		cmocka_unit_test_setup(test_pid_set_change, setup),
 		cmocka_unit_test_setup(test_pids_independent, setup),
 		cmocka_unit_test_setup(test_format_and_clear, setup),
 	};

@@ -15,6 +15,26 @@
 void tscc_init(struct tscc *t)
 {
 	memset(t, 0, sizeof(*t));
+	memset(t->want, 0xff, sizeof(t->want));	/* no set yet: all */
+}
+
+void tscc_set_pids(struct tscc *t, const uint16_t *pids, size_t n)
+{
+	uint8_t want[TSCC_NUM_PIDS / 8];
+	unsigned pid;
+	size_t i;
+
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < n; i++) {
+		if (pids[i] == TSCC_PID_ALL)
+			memset(want, 0xff, sizeof(want));
+		else if (pids[i] < TSCC_NUM_PIDS)
+			want[pids[i] >> 3] |= 1u << (pids[i] & 7);
+	}
+	for (pid = 0; pid < TSCC_NUM_PIDS; pid++)
+		if ((want[pid >> 3] ^ t->want[pid >> 3]) & (1u << (pid & 7)))
+			t->last[pid] = 0;
+	memcpy(t->want, want, sizeof(want));
 }
 
 void tscc_reset(struct tscc *t)

@@ -25,8 +25,11 @@ struct tscc_counts {
 	uint64_t tei;		/* packets with transport_error_indicator */
 };
 
+#define TSCC_PID_ALL	0x2000	/* in a PID set: every PID */
+
 struct tscc {
 	uint8_t last[TSCC_NUM_PIDS];	/* last CC | TSCC_SEEN | TSCC_DUP */
+	uint8_t want[TSCC_NUM_PIDS / 8];	/* the PID set, a bit a PID */
 	uint32_t err[TSCC_NUM_PIDS];	/* CC errors of the interval */
 	struct tscc_counts total;	/* since tscc_init() */
 	struct tscc_counts interval;	/* since tscc_clear_interval() */
@@ -36,6 +39,13 @@ void tscc_init(struct tscc *t);
 
 /* Forget the CC history (a retune): the next packet of each PID is new. */
 void tscc_reset(struct tscc *t);
+
+/*
+ * The PID set is now pids[0..n) (TSCC_PID_ALL: every PID).  A PID that
+ * joins or leaves it starts anew: the server stopped or resumed sending
+ * it, and the jump of its counter is no loss.
+ */
+void tscc_set_pids(struct tscc *t, const uint16_t *pids, size_t n);
 
 /*
  * Check len / 188 whole packets from buf (a trailing partial packet is
