@@ -74,12 +74,23 @@ stream() {
 	curl -sS -m 8 -o "$n.ts" -w "HTTP %{http_code}, %{size_download} bytes\n" \
 		"http://127.0.0.1:3000/TS/$n" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 28 ] || fail "$name: curl: exit status $rc"
-	"$VT_TOOLS/vt-tscheck" "$n.ts" | tee "$n.check"
+	# vt-tscheck exits 1 on a continuity error: judged below, not here
+	rc=0
+	"$VT_TOOLS/vt-tscheck" "$n.ts" >"$n.check" || rc=$?
+	cat "$n.check"
+	[ "$rc" != 2 ] || fail "$name: vt-tscheck failed"
 	grep -q "sync_errors=0" "$n.check" || fail "$name: the stream has sync errors"
-	# A gap VDR itself makes (a receiver re-attached) is tolerated once a
-	# PID; the adapter's side is checked below and in vtunerc's log.
+	# VDR sets a new channel's PID filters before its tuner thread tunes
+	# (after SET_VOLTAGE and SET_TONE for DVB-S), so a few packets of the
+	# same PIDs from the old transponder (Sim Local's 257/258 on T 506)
+	# can lead the stream: one gap a PID, at its start, as with a local
+	# card.  Past the first 4000 packets there must be none.
 	awk '/^pid=/ { split($3, e, "="); if (e[2] > 1) bad = 1 } END { exit bad }' \
 		"$n.check" || fail "$name: continuity errors in the stream"
+	tail -c +$((188 * 4000 + 1)) "$n.ts" >"$n.rest.ts"
+	"$VT_TOOLS/vt-tscheck" -q "$n.rest.ts" ||
+		fail "$name: a continuity error after the first 4000 packets"
+	rm -f "$n.rest.ts"
 	for pid in "$@"; do
 		grep -q "^pid=$pid packets=[0-9]\{3,\}" "$n.check" ||
 			fail "$name: the stream lacks PID $pid"
