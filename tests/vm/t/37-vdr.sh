@@ -34,10 +34,8 @@ timeout 120 dvbv5-scan -a 0 -O VDR -o t.conf init.conf >scan.out 2>&1 ||
 # one is written by hand (H, FEC 2/3, 8PSK, rolloff 0.35, pilot auto,
 # DVB-S2; SID 101 of TS 1001 on network 1)
 # The PIDs are written as VDR derives them from the PMT (video with its
-# stream type, audio with language and type): VDR rewrites a channel
-# whose PIDs differ and re-attaches its receivers while streaming, which
-# can leave a gap in streamdev's output that has nothing to do with the
-# adapter.
+# stream type, audio with language and type), so VDR has no reason to
+# rewrite the channel and re-attach its receivers while it is streamed.
 {
 	sed 's/:\([0-9]*\):\([0-9]*\):0:0:\([0-9]*\):8193:/:\1+\1=2:\2=eng@3:0:0:\3:8193:/; s/:0+0=2:/:0:/' t.conf
 	echo "Sim One HD;Sim Broadcasting:11362:HC23M5O35P999S1:S19.2E:22000:257+257=2:258=eng@3:0:0:101:1:1001:0"
