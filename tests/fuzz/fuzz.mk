@@ -1,8 +1,12 @@
-# libFuzzer harness of the wire protocol decoder and frame reader.
-#   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run
+# libFuzzer harnesses: the wire protocol decoder and frame reader
+# (fuzz_proto), the simulated tuner's world file and the TS it generates
+# (fuzz_simconf), the daemons' configuration files (fuzz_config).
+#   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
+#                                    fuzz-config)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
-# New inputs go to $(B)/fuzz/corpus-proto; the committed seeds are only read.
-# Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk.
+# New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
+# Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
+# src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk.
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -16,6 +20,36 @@ $(FUZZ_PROTO): tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_proto.c \
 		$(VTP_SRCS) -o $@
+
+FUZZ_SIMCONF := $(B)/fuzz/fuzz_simconf
+FUZZ_CONFIG  := $(B)/fuzz/fuzz_config
+FUZZ_SIM_SRCS := $(addprefix src/server/sim/,$(SIM_SRCS)) tests/unit/sim/tscheck.c
+
+$(FUZZ_SIMCONF): tests/fuzz/fuzz_simconf.c $(FUZZ_SIM_SRCS) $(SIM_HDRS) \
+		 tests/unit/sim/tscheck.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(SIM_DVBPSI_CFLAGS) \
+		-Itests/unit/sim tests/fuzz/fuzz_simconf.c $(FUZZ_SIM_SRCS) \
+		$(SIM_LIBS) -o $@
+
+$(FUZZ_CONFIG): tests/fuzz/fuzz_config.c $(VTC_SRCS) $(VTC_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_config.c \
+		$(VTC_SRCS) -o $@
+
+.PHONY: fuzz-simconf fuzz-config
+fuzz-simconf: $(FUZZ_SIMCONF)
+	@mkdir -p $(B)/fuzz/corpus-simconf $(B)/fuzz/artifacts/
+	$(FUZZ_SIMCONF) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
+		-dict=tests/fuzz/simconf.dict \
+		-artifact_prefix=$(B)/fuzz/artifacts/simconf- \
+		$(B)/fuzz/corpus-simconf tests/fuzz/corpus/simconf
+
+fuzz-config: $(FUZZ_CONFIG)
+	@mkdir -p $(B)/fuzz/corpus-config $(B)/fuzz/artifacts/
+	$(FUZZ_CONFIG) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
+		-artifact_prefix=$(B)/fuzz/artifacts/config- \
+		$(B)/fuzz/corpus-config tests/fuzz/corpus/config
 
 fuzz-proto: $(FUZZ_PROTO)
 	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
@@ -33,20 +67,30 @@ fuzz-corpus: $(B)/fuzz/mkcorpus
 	@mkdir -p $(FUZZ_SEEDS)
 	$(B)/fuzz/mkcorpus $(FUZZ_SEEDS)
 
-# make check-fuzz: a short run (CHECK_FUZZ_TIME s) for make check; the last
-# line is "1 passed, 0 failed" when nothing crashed.
+# make check-fuzz: a short run of each harness for make check (proto
+# CHECK_FUZZ_TIME s, the others CHECK_FUZZ_TIME2 s); the last line is
+# "N passed, N failed", a harness passing when nothing crashed.
 CHECK_FUZZ_TIME ?= 20
+CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
-check-fuzz: $(FUZZ_PROTO)
-	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
-	@if $(FUZZ_PROTO) -max_total_time=$(CHECK_FUZZ_TIME) -max_len=300000 \
-		-artifact_prefix=$(B)/fuzz/artifacts/ \
-		$(B)/fuzz/corpus-proto $(FUZZ_SEEDS) \
-		>$(B)/fuzz/check-fuzz.log 2>&1; then \
-		tail -n 3 $(B)/fuzz/check-fuzz.log; \
-		echo "check-fuzz: 1 passed, 0 failed"; \
-	else \
-		tail -n 40 $(B)/fuzz/check-fuzz.log; \
-		echo "check-fuzz: crash input in $(B)/fuzz/artifacts/"; \
-		echo "check-fuzz: 0 passed, 1 failed"; exit 1; \
-	fi
+check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG)
+	@mkdir -p $(B)/fuzz/artifacts/
+	@pass=0; fail=0; \
+	for h in "proto $(CHECK_FUZZ_TIME) 300000 $(FUZZ_SEEDS)" \
+		 "simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict" \
+		 "config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config"; do \
+		set -- $$h; name=$$1; log=$(B)/fuzz/check-$$1.log; \
+		mkdir -p $(B)/fuzz/corpus-$$1; \
+		if $(B)/fuzz/fuzz_$$1 -max_total_time=$$2 -max_len=$$3 $$5 \
+			-artifact_prefix=$(B)/fuzz/artifacts/$$1- \
+			$(B)/fuzz/corpus-$$1 $$4 >$$log 2>&1; then \
+			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
+			pass=$$((pass + 1)); \
+		else \
+			tail -n 40 $$log; \
+			echo "not ok - fuzz_$$name: crash input in $(B)/fuzz/artifacts/"; \
+			fail=$$((fail + 1)); \
+		fi; \
+	done; \
+	echo "check-fuzz: $$pass passed, $$fail failed"; \
+	[ $$fail = 0 ]

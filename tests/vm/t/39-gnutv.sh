@@ -13,8 +13,7 @@
 # (dvb-apps 1.1.1+rev1500-1.4) misreads es_info_length in every PMT whose
 # reserved bits are set, as the standard wants (mpeg_pmt_section_codec()
 # returns NULL; checked on the host with the library alone), so gnutv
-# never adds the programme's PES filters.  Its PIDs are checked only if
-# they are there.
+# never adds the programme's PES filters (the same with a local card).
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {
