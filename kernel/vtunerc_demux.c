@@ -13,6 +13,7 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/slab.h>
+#include <linux/sched/signal.h>
 
 #include "vtunerc_priv.h"
 
@@ -122,12 +123,22 @@ void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p)
 }
 
 /*
- * dvb-core of 6.1 leaves a broken feed on a filter when DMX_ADD_PID fails
- * (a PID out of range, or no free feed), which a later DMX_STOP or close
- * dereferences (fixed in 6.12, "media: dmxdev: fix..." in dvb_dmxdev_add_pid).
- * The demux devices of this driver refuse such a request before dvb-core
- * sees it: feed-allocating ioctls are serialised per adapter and
- * DMX_ADD_PID is only passed on while a feed is free.
+ * dvb-core's demux device mishandles a feed that fails to start when a
+ * filter has several PIDs: on 6.1 a failed DMX_ADD_PID leaves the
+ * released feed on a running filter (fixed in 6.12), and on both a failed
+ * DMX_START leaves the feeds started before the failing one running,
+ * unowned.  A later DMX_STOP, DMX_SET_FILTER or close then calls through
+ * a feed that may have become another filter's section feed, or the
+ * demux delivers into a freed filter.  A feed fails to start when no feed
+ * is free, when its PID is out of range, when a decoder PES type
+ * (DMX_PES_VIDEO0...) is already taken by another feed, or when a signal
+ * interrupts it.  The demux devices of this driver refuse such a request
+ * before dvb-core sees it: the ioctls that allocate feeds or change a
+ * filter's PID list are serialised per adapter; a PID above 0x2000 is
+ * refused; DMX_ADD_PID needs a free feed and a filter without a decoder
+ * PES type (which only ever takes one PID: this adapter has no decoder);
+ * DMX_START of a stopped PES filter needs a free feed for each of its
+ * PIDs; a pending signal ends the call before it starts.
  */
 static const struct file_operations *vtunerc_dmx_fops;
 static long (*vtunerc_dmx_ioctl_orig)(struct file *, unsigned int,
@@ -135,16 +146,50 @@ static long (*vtunerc_dmx_ioctl_orig)(struct file *, unsigned int,
 static long (*vtunerc_dmx_compat_orig)(struct file *, unsigned int,
 				       unsigned long);
 
-static bool vtunerc_demux_feed_free(struct vtunerc_ctx *ctx)
+static int vtunerc_demux_feeds_free(struct vtunerc_ctx *ctx)
 {
-	bool found = false;
-	int i;
+	int i, n = 0;
 
 	mutex_lock(&ctx->demux.mutex);
-	for (i = 0; i < ctx->demux.feednum && !found; i++)
-		found = ctx->demux.feed[i].state == DMX_STATE_FREE;
+	for (i = 0; i < ctx->demux.feednum; i++)
+		n += ctx->demux.feed[i].state == DMX_STATE_FREE;
 	mutex_unlock(&ctx->demux.mutex);
-	return found;
+	return n;
+}
+
+/*
+ * Whether dvb-core can carry out cmd on filter without a feed failing to
+ * start.  Caller holds ctx->dmx_lock, under which every ioctl that
+ * changes a filter's type, parameters or PID list runs.
+ */
+static long vtunerc_dmx_check(struct vtunerc_ctx *ctx,
+			      struct dmxdev_filter *filter, unsigned int cmd)
+{
+	struct dmxdev_feed *feed;
+	int n = 0;
+
+	switch (cmd) {
+	case DMX_ADD_PID:
+		if (filter->type == DMXDEV_TYPE_PES &&
+		    filter->params.pes.pes_type < DMX_PES_OTHER)
+			return -EINVAL;
+		if (vtunerc_demux_feeds_free(ctx) < 1)
+			return -EBUSY;
+		break;
+	case DMX_START:
+		if (filter->type != DMXDEV_TYPE_PES ||
+		    filter->state < DMXDEV_STATE_SET ||
+		    filter->state >= DMXDEV_STATE_GO)
+			break;
+		list_for_each_entry(feed, &filter->feed.ts, next)
+			n++;
+		if (n > 1 && vtunerc_demux_feeds_free(ctx) < n)
+			return -EBUSY;
+		break;
+	}
+	if (signal_pending(current))
+		return -ERESTARTSYS;
+	return 0;
 }
 
 static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
@@ -165,10 +210,17 @@ static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		if (pid > VTUNER_PID_FULL_TS)
 			return -EINVAL;
-		fallthrough;
+		break;
 	case DMX_SET_PES_FILTER:
+		/* the pid is the first member of dmx_pes_filter_params */
+		if (get_user(pid, (u16 __user *)arg))
+			return -EFAULT;
+		if (pid > VTUNER_PID_FULL_TS)
+			return -EINVAL;
+		break;
 	case DMX_SET_FILTER:
 	case DMX_START:
+	case DMX_REMOVE_PID:
 		break;
 	default:
 		return orig(file, cmd, arg);
@@ -176,9 +228,8 @@ static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
 
 	if (mutex_lock_interruptible(&ctx->dmx_lock))
 		return -ERESTARTSYS;
-	if (cmd == DMX_ADD_PID && !vtunerc_demux_feed_free(ctx))
-		ret = -EBUSY;
-	else
+	ret = vtunerc_dmx_check(ctx, filter, cmd);
+	if (!ret)
 		ret = orig(file, cmd, arg);
 	mutex_unlock(&ctx->dmx_lock);
 	return ret;
