@@ -128,17 +128,17 @@ void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p)
  * released feed on a running filter (fixed in 6.12), and on both a failed
  * DMX_START leaves the feeds started before the failing one running,
  * unowned.  A later DMX_STOP, DMX_SET_FILTER or close then calls through
- * a feed that may have become another filter's section feed, or the
- * demux delivers into a freed filter.  A feed fails to start when no feed
- * is free, when its PID is out of range, when a decoder PES type
- * (DMX_PES_VIDEO0...) is already taken by another feed, or when a signal
- * interrupts it.  The demux devices of this driver refuse such a request
- * before dvb-core sees it: the ioctls that allocate feeds or change a
- * filter's PID list are serialised per adapter; a PID above 0x2000 is
- * refused; DMX_ADD_PID needs a free feed and a filter without a decoder
- * PES type (which only ever takes one PID: this adapter has no decoder);
- * DMX_START of a stopped PES filter needs a free feed for each of its
- * PIDs; a pending signal ends the call before it starts.
+ * a feed that may have become another filter's section feed (a crash),
+ * and the feeds left running are lost with their PIDs.  A feed fails to
+ * start when no feed is free, when its PID is out of range, when a
+ * decoder PES type (DMX_PES_VIDEO0...) is already taken by another feed,
+ * or when a signal interrupts it.  The demux devices of this driver
+ * refuse such a request before dvb-core sees it: the ioctls that allocate
+ * feeds or change a filter's PID list are serialised per adapter; a PID
+ * above 0x2000 is refused; DMX_ADD_PID needs a free feed and a filter
+ * without a decoder PES type (which only ever takes one PID: this adapter
+ * has no decoder); DMX_START of a stopped PES filter needs a free feed
+ * for each of its PIDs; a pending signal ends the call before it starts.
  */
 static const struct file_operations *vtunerc_dmx_fops;
 static long (*vtunerc_dmx_ioctl_orig)(struct file *, unsigned int,
