@@ -206,13 +206,8 @@ static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
 
 	switch (cmd) {
 	case DMX_ADD_PID:
-		if (get_user(pid, (u16 __user *)arg))
-			return -EFAULT;
-		if (pid > VTUNER_PID_FULL_TS)
-			return -EINVAL;
-		break;
 	case DMX_SET_PES_FILTER:
-		/* the pid is the first member of dmx_pes_filter_params */
+		/* a u16, or the first member of dmx_pes_filter_params */
 		if (get_user(pid, (u16 __user *)arg))
 			return -EFAULT;
 		if (pid > VTUNER_PID_FULL_TS)
