@@ -95,12 +95,10 @@ static fe_status_t status(int fe)
 	return s;
 }
 
-static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
+static int zap_run(int adapter, int fe, int count, uint32_t freq,
+		   uint32_t off, double *lock, double *first, double *event)
 {
 	char path[64];
-	double *lock = calloc((size_t)count, sizeof(double));
-	double *first = calloc((size_t)count, sizeof(double));
-	double *event = calloc((size_t)count, sizeof(double));
 	struct dmx_pes_filter_params f = {
 		.pid = 0x2000, .input = DMX_IN_FRONTEND,
 		.output = DMX_OUT_TS_TAP, .pes_type = DMX_PES_OTHER,
@@ -112,7 +110,7 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 	dmx = open(path, O_RDWR);
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/dvr0", adapter);
 	dvr = open(path, O_RDONLY | O_NONBLOCK);
-	if (dmx < 0 || dvr < 0 || !lock || !first || !event)
+	if (dmx < 0 || dvr < 0)
 		return perror(path), 1;
 	if (ioctl(dmx, DMX_SET_PES_FILTER, &f) < 0)
 		return perror("DMX_SET_PES_FILTER"), 1;
@@ -171,6 +169,23 @@ static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
 	if (stale)
 		printf("warning: %d off-tunes kept the lock\n", stale);
 	return nl == count && nf == count && ne == count ? 0 : 1;
+}
+
+static int zap(int adapter, int fe, int count, uint32_t freq, uint32_t off)
+{
+	double *lock = calloc((size_t)count, sizeof(double));
+	double *first = calloc((size_t)count, sizeof(double));
+	double *event = calloc((size_t)count, sizeof(double));
+	int rc = 1;
+
+	if (lock && first && event)
+		rc = zap_run(adapter, fe, count, freq, off, lock, first, event);
+	else
+		perror("zap");
+	free(lock);
+	free(first);
+	free(event);
+	return rc;
 }
 
 int main(int argc, char **argv)

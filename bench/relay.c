@@ -167,7 +167,7 @@ static int do_recv(const char *addrport, const char *out)
 	const char *colon = strrchr(addrport, ':');
 	uint64_t total = 0, start = 0;
 	int l, c, o, one = 1;
-	uint8_t *buf = malloc(RBUF);
+	static uint8_t buf[RBUF];
 	char host[64];
 	ssize_t n;
 
@@ -184,7 +184,7 @@ static int do_recv(const char *addrport, const char *out)
 	sa.sin_port = htons((uint16_t)atoi(addrport));
 	l = socket(AF_INET, SOCK_STREAM, 0);
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (!buf || l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(l, 1) < 0)
 		return perror("listen"), 1;
 	printf("listening\n");

@@ -1,8 +1,9 @@
 #!/bin/bash
-# Static checks of the kernel module, one test case each:
-#   W=1 build without warnings and sparse (C=2) clean, for every kernel;
-#   checkpatch.pl --no-tree clean (taken from linux-source-6.12, since the
-#   headers packages do not ship it).
+# Static checks, one test case each:
+#   the kernel module: W=1 build without warnings and sparse (C=2) clean,
+#   for every kernel; checkpatch.pl --no-tree clean (taken from
+#   linux-source-6.12, since the headers packages do not ship it);
+#   user space (daemons, tools, tests, benchmarks): cppcheck clean.
 # Usage: lint.sh BUILD_DIR KVER...      Ends with "N passed, N failed".
 set -uo pipefail
 build=$1
@@ -51,6 +52,18 @@ if [ -x "$cp_dir/scripts/checkpatch.pl" ]; then
 else
 	echo "no linux-source-*.tar.xz to take checkpatch.pl from"
 	result 1 "checkpatch.pl --no-tree"
+fi
+
+# warning, performance, portability: what finds bugs; style is the
+# compiler's and the reviewer's business.
+if command -v cppcheck >/dev/null; then
+	cppcheck -q --error-exitcode=1 --enable=warning,performance,portability \
+		--std=c11 -D_GNU_SOURCE -Ikernel/uapi -Isrc --inline-suppr \
+		-j2 src bench tests
+	result $? "cppcheck: user space clean"
+else
+	echo "cppcheck not installed"
+	result 1 "cppcheck: user space clean"
 fi
 
 echo "$passed passed, $failed failed"

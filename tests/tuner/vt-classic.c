@@ -520,7 +520,7 @@ int main(int argc, char **argv)
 			logline("BURST %u", m.body.burst);
 			break;
 		case MSG_PIDLIST: {
-			__u16 p[VTUNER_CLASSIC_PIDS];
+			__u16 p[VTUNER_CLASSIC_PIDS] = { 0 };
 			char b[VTUNER_CLASSIC_PIDS * 6 + 16] = "PIDLIST";
 			size_t l = strlen(b);
 			int np = 0;

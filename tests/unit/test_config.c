@@ -288,7 +288,7 @@ static void test_cmdline(void **state)
 	/* the file first, then the command line in its order; the operand
 	 * comes last (getopt permutes argv) */
 	assert_int_equal(cmdline(&c, &check, "-l", "cmd:2", "-c", path, "op",
-				 NULL), 5);
+				 (char *)NULL), 5);
 	assert_false(check);
 	assert_string_equal(c.file, path);
 	assert_int_equal(cl_seen.n, 4);
@@ -300,7 +300,7 @@ static void test_cmdline(void **state)
 	assert_int_equal(cl_seen.opt[3], 'c');
 	vt_config_free(&c);
 	/* --check, no file */
-	assert_int_equal(cmdline(&c, &check, "--check", "-v", NULL), 3);
+	assert_int_equal(cmdline(&c, &check, "--check", "-v", (char *)NULL), 3);
 	assert_true(check);
 	assert_null(c.file);
 	assert_int_equal(cl_seen.n, 2);
@@ -309,11 +309,11 @@ static void test_cmdline(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "config = x\n", 11), 11);
 	close(fd);
-	assert_int_equal(cmdline(&c, &check, "--config", path, NULL), -1);
+	assert_int_equal(cmdline(&c, &check, "--config", path, (char *)NULL), -1);
 	assert_non_null(strstr(err, ":1: config: not allowed in a file"));
 	vt_config_free(&c);
 	unlink(path);
-	assert_int_equal(cmdline(&c, &check, "-c", path, NULL), -1);
+	assert_int_equal(cmdline(&c, &check, "-c", path, (char *)NULL), -1);
 	assert_non_null(strstr(err, "No such file"));
 }
 

@@ -86,7 +86,13 @@ static int vts_gen_write(const struct vts_transponder *tp, double seconds,
 		left -= n;
 	}
 	vts_mux_free(m);
-	if ((out ? fclose(f) : fflush(f)) || rc) {
+	if (out) {
+		if (fclose(f))
+			rc = 1;
+	} else if (fflush(f)) {
+		rc = 1;
+	}
+	if (rc) {
 		fprintf(stderr, "vts-gen: write error\n");
 		return 1;
 	}

@@ -522,7 +522,7 @@ static void test_vts_gen(void **state)
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "'%s' -s 2 -o %s/gen.ts 'C 346 MHz' && "
 		 "test $(stat -c %%s %s/gen.ts) -eq %u", gen, tmpdir, tmpdir,
-		 50000000 * 2 / 1504 * 188);
+		 50000000u * 2 / 1504 * 188);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "'%s' nonexistent 2>/dev/null", gen);
 	assert_int_not_equal(system(cmd), 0);
