@@ -821,15 +821,73 @@ static struct vts_image *vts_image_find(const char *path)
 	return img;
 }
 
+/*
+ * The whole packets of path into img->data: 0, or -1 with the reason in
+ * err.  read() returns at most about 2 GiB at a time, and may be cut
+ * short, so it loops.
+ */
+static int vts_image_read(struct vts_image *img, const char *path, char *err,
+			  size_t errlen)
+{
+	struct stat st;
+	size_t len, got = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
+	}
+	if (st.st_size < VTS_TS_SIZE) {
+		snprintf(err, errlen, "%s: shorter than one TS packet", path);
+		goto fail;
+	}
+	if ((uint64_t)st.st_size / VTS_TS_SIZE > UINT32_MAX ||
+	    (uint64_t)st.st_size > SIZE_MAX) {
+		snprintf(err, errlen, "%s: too large", path);
+		goto fail;
+	}
+	img->npkts = (size_t)st.st_size / VTS_TS_SIZE;
+	len = img->npkts * VTS_TS_SIZE;
+	img->data = malloc(len);
+	if (!img->data) {
+		snprintf(err, errlen, "%s: out of memory for its %zu MiB",
+			 path, len >> 20);
+		goto fail;
+	}
+	while (got < len) {
+		n = read(fd, img->data + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			snprintf(err, errlen, "%s: shrank while being read", path);
+			goto fail;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 /* path's image: the one in use, or read, checked and prepared now */
 static struct vts_image *vts_image_get(const char *path, char *err,
 				       size_t errlen)
 {
 	struct vts_image *img;
-	struct stat st;
-	ssize_t n = -1;
 	size_t i;
-	int fd;
 
 	img = vts_image_find(path);
 	if (img) {
@@ -843,20 +901,8 @@ static struct vts_image *vts_image_get(const char *path, char *err,
 		return NULL;
 	}
 	img->refs = 1;
-	fd = open(path, O_RDONLY);
-	if (fd >= 0 && !fstat(fd, &st) && st.st_size >= VTS_TS_SIZE &&
-	    st.st_size / VTS_TS_SIZE <= UINT32_MAX) {
-		img->npkts = st.st_size / VTS_TS_SIZE;
-		img->data = malloc(img->npkts * VTS_TS_SIZE);
-		if (img->data)
-			n = read(fd, img->data, img->npkts * VTS_TS_SIZE);
-	}
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)(img->npkts * VTS_TS_SIZE)) {
-		snprintf(err, errlen, "%s: cannot read a TS", path);
+	if (vts_image_read(img, path, err, errlen) < 0)
 		goto fail;
-	}
 	for (i = 0; i < img->npkts; i++) {
 		if (img->data[i * VTS_TS_SIZE] != 0x47) {
 			snprintf(err, errlen, "%s: no sync byte in packet %zu",

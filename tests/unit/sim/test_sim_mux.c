@@ -505,7 +505,27 @@ static void test_ts_file_preload(void **state)
 	vts_mux_fill(m, buf, CHUNK);
 	vts_mux_free(m);
 	assert_null(vts_mux_new(&tps[0], UTC0, 0, err, sizeof(err)));
-	assert_non_null(strstr(err, "cannot read a TS"));
+	assert_non_null(strstr(err, "pre.ts: No such file or directory"));
+}
+
+/* A file that cannot be played says why, with its name. */
+static void test_ts_file_errors(void **state)
+{
+	struct vts_transponder tp = *vts_world_find(&world, "S 10847 V");
+	char err[256];
+	FILE *f;
+
+	(void)state;
+	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s/short.ts", tmpdir);
+	f = fopen(tp.ts_file, "w");
+	assert_non_null(f);
+	fputc(0x47, f);
+	fclose(f);
+	assert_null(vts_mux_new(&tp, UTC0, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "short.ts: shorter than one TS packet"));
+	snprintf(tp.ts_file, sizeof(tp.ts_file), "%s", tmpdir);
+	assert_null(vts_mux_new(&tp, UTC0, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, ": not a regular file"));
 }
 
 static void test_vts_gen(void **state)
@@ -538,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_ts_file_shared),
 		cmocka_unit_test(test_ts_file_skip),
 		cmocka_unit_test(test_ts_file_preload),
+		cmocka_unit_test(test_ts_file_errors),
 		cmocka_unit_test(test_vts_gen),
 	};
 
