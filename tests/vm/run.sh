@@ -10,7 +10,8 @@
 # the VM died before every test reported (2 on usage errors).
 # Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300) and
 # every BENCH_* variable are passed to the guest; VT_TCG_THREAD=multi runs
-# the two vCPUs on two host threads (benchmarks only, see below).
+# the two vCPUs on two host threads (benchmarks only, see below);
+# VT_QEMU_ARGS adds QEMU options.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -141,6 +142,12 @@ qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel "tcg,thread
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=${results//,/,,},security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
+# VT_QEMU_ARGS: more QEMU options, split at blanks (benchmarks, e.g.
+# -mem-prealloc to back the guest's RAM before it boots).
+if [ -n "${VT_QEMU_ARGS:-}" ]; then
+	read -r -a extra <<<"$VT_QEMU_ARGS"
+	qemu+=("${extra[@]}")
+fi
 if [ -n "$repo_export" ]; then
 	qemu+=(-fsdev "local,id=repo,path=$repo_export,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=repo,mount_tag=repo")
