@@ -11,7 +11,8 @@
  *	     and others) with near-valid and bad arguments (NULL, 1, a
  *	     PROT_NONE page, a kernel address, buffers that end at a guard
  *	     page, unterminated 4 KiB strings), random writes of mostly valid
- *	     TS, poll, read, open/close and a second open expecting EBUSY.
+ *	     TS, poll, read, open/close and a second open expecting EBUSY;
+ *	     then more of them, one every 0-2 ms, until fe and dmx are done.
  *   fe      N operations on frontend0: FE_GET_INFO, FE_SET_PROPERTY (random
  *	     properties, DTV_TUNE), FE_GET_PROPERTY (DTV_STAT_*, ...),
  *	     FE_READ_*, tone/voltage/DiSEqC, v3 FE_SET/GET_FRONTEND, ...
@@ -62,6 +63,12 @@ static unsigned int o_threads = 0xf;	/* bit per thread kind */
 
 static volatile int stop_all;
 static volatile int ctl_fd = -1;	/* fd of the ctl thread, used by answer */
+/*
+ * fe and dmx threads still running: the ctl thread goes on (more slowly)
+ * until they are done, so that their calls find an owner to talk to and
+ * not only -ENOTCONN once its own iterations, which are quick, are over.
+ */
+static int workers_left;
 
 enum {
 	C_IOCTL, C_WRITE, C_OPEN, C_CLOSE, C_POLL, C_READ, C_EBUSY,
@@ -594,8 +601,14 @@ static void *ctl_thread(void *arg)
 	struct thr *t = arg;
 	int fd = -1;
 
-	for (uint64_t i = 0; i < o_iterations && !stop_all; i++)
+	for (uint64_t i = 0; !stop_all; i++) {
+		if (i >= o_iterations) {
+			if (!__atomic_load_n(&workers_left, __ATOMIC_ACQUIRE))
+				break;
+			usleep(rn(t, 2000));
+		}
 		ctl_thread_ops(t, &fd);
+	}
 	ctl_fd = -1;
 	if (fd >= 0) {
 		close(fd);
@@ -804,6 +817,7 @@ static void *fe_thread(void *arg)
 		close(fd);
 		count(C_CLOSE);
 	}
+	__atomic_sub_fetch(&workers_left, 1, __ATOMIC_RELEASE);
 	t->running = 0;
 	return NULL;
 }
@@ -946,6 +960,7 @@ static void *dmx_thread(void *arg)
 		close(dvr);
 		count(C_CLOSE);
 	}
+	__atomic_sub_fetch(&workers_left, 1, __ATOMIC_RELEASE);
 	t->running = 0;
 	return NULL;
 }
@@ -1076,7 +1091,7 @@ static void *answer_thread(void *arg)
 		if (r > 0 && (pfd.revents & (POLLIN | POLLPRI)) &&
 		    (fcntl(fd, F_GETFL) & O_NONBLOCK))
 			answer_one(t, fd);
-		else if (r > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)))
+		else if (r > 0)	/* an error, or a message on a blocking fd */
 			usleep(2000);
 	}
 	t->running = 0;
@@ -1219,6 +1234,7 @@ int main(int argc, char **argv)
 	start = now_ms();
 	if (o_duration > 0)
 		deadline = start + (int64_t)(o_duration * 1000);
+	workers_left = !!(o_threads & 2) + !!(o_threads & 4);	/* fe, dmx */
 	for (i = 0; i < 4; i++) {
 		struct thr *t;
 
