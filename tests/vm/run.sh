@@ -5,7 +5,11 @@
 # TEST is a name (01-vidtv), a file name (01-vidtv.sh) or a path to a
 # script in tests/vm/t/; none means all of them.  --bench boots without
 # slub_debug (which poisons and checks every kernel allocation: right for
-# the tests, wrong for timing the network stack).  Prints one line per test,
+# the tests, wrong for timing the network stack) and with the guest's RAM
+# allocated by QEMU before the boot (-mem-prealloc: otherwise the first
+# touch of each guest page stalls the vCPU while the host backs it, a cost
+# that falls on whichever path uses fresh memory first; see BENCHMARKS.md
+# §2, seventh round; VT_LAZY_RAM=1 leaves it out).  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
 # the VM died before every test reported (2 on usage errors).
 # Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300) and
@@ -26,6 +30,7 @@ timeout=""
 results=""
 append=""
 slub=slub_debug=FZPU
+prealloc=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kver=${2:?}; shift 2 ;;
@@ -33,7 +38,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--results) results=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
-	--bench) slub=""; shift ;;
+	--bench) slub=""; prealloc=(-mem-prealloc); shift ;;
 	--dir) testdir=$(cd "${2:?}" && pwd) || die "no directory $2"; shift 2 ;;
 	-h | --help) usage ;;
 	--) shift; break ;;
@@ -142,8 +147,10 @@ qemu=(qemu-system-x86_64 -nographic -no-reboot -m 2048 -smp 2 -accel "tcg,thread
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=${results//,/,,},security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
-# VT_QEMU_ARGS: more QEMU options, split at blanks (benchmarks, e.g.
-# -mem-prealloc to back the guest's RAM before it boots).
+# VT_LAZY_RAM=1: not even for --bench (to measure what it changes)
+[ "${VT_LAZY_RAM:-0}" = 1 ] && prealloc=()
+qemu+=(${prealloc[@]+"${prealloc[@]}"})
+# VT_QEMU_ARGS: more QEMU options, split at blanks.
 if [ -n "${VT_QEMU_ARGS:-}" ]; then
 	read -r -a extra <<<"$VT_QEMU_ARGS"
 	qemu+=("${extra[@]}")
