@@ -12,8 +12,8 @@
 # transponder beside a stream.  Results: $B/bench/host/results.txt.
 #
 # Environment: B (build dir, default build), ROUNDS (3), SECS (8 per run),
-# CG_SECS (callgrind run length, 20), PORT (5990), VTUNERD_B (section 5:
-# another vtunerd build, alternately with this one).
+# CG_SECS (callgrind run length, 20; CALLGRIND=0 skips it), PORT (5990),
+# VTUNERD_B (section 5: another vtunerd build, alternately with this one).
 set -euo pipefail
 B=${B:-build}
 ROUNDS=${ROUNDS:-3}
