@@ -323,9 +323,11 @@ for n in 0 1 16; do
 	bytes=0
 	rate=0	# bytes/s, the sum of the clients' rates
 	for i in $(seq 0 $((n - 1))); do
-		set -- $(grep -o '[0-9]* bytes of TS in [0-9.]* s' "$out/scale-vtunerc$i.log" | tail -n 1)
-		bytes=$((bytes + $1))
-		rate=$(calc "$rate + $1 / $6" 0)
+		# "N bytes of TS in S s"
+		read -r tsb _ _ _ _ tss _ <<<"$(grep -o '[0-9]* bytes of TS in [0-9.]* s' \
+			"$out/scale-vtunerc$i.log" | tail -n 1)"
+		bytes=$((bytes + tsb))
+		rate=$(calc "$rate + $tsb / $tss" 0)
 	done
 	if [ "$n" = 0 ]; then
 		say "| 0 | $rss | $hwm | $(calc "($d1 - $d0) / ($t1 - $t0) * 100" 1) | - | - | - |"
@@ -344,10 +346,12 @@ d=$!
 pids+=("$d")
 wait_listen "$PORT"
 for k in "none 474000000" "all 474000000" "all 498000000"; do
-	set -- $k
-	"$PROBE" -s "127.0.0.1:$PORT" --tune "DELIVERY_SYSTEM=DVBC FREQUENCY=$2 SYMBOL_RATE=6900000" \
-		$([ "$1" = all ] && echo --pids all) --seconds 5 --ping-ms 20 >"$out/ping-$1-$2.log" 2>&1 || true
-	say "pids=$1 freq=$2: $(grep -i 'ping\|rtt\|round' "$out/ping-$1-$2.log" | tail -n 2 | tr '\n' ' ')"
+	read -r which freq <<<"$k"
+	pidopt=()
+	[ "$which" = all ] && pidopt=(--pids all)
+	"$PROBE" -s "127.0.0.1:$PORT" --tune "DELIVERY_SYSTEM=DVBC FREQUENCY=$freq SYMBOL_RATE=6900000" \
+		${pidopt[@]+"${pidopt[@]}"} --seconds 5 --ping-ms 20 >"$out/ping-$which-$freq.log" 2>&1 || true
+	say "pids=$which freq=$freq: $(grep -i 'ping\|rtt\|round' "$out/ping-$which-$freq.log" | tail -n 2 | tr '\n' ' ')"
 done
 stop "$d"
 
@@ -365,7 +369,7 @@ printf '[transponder Capture]\ndelsys = DVBC\nfrequency = 330000000\nsymbol_rate
 say "| vtunerd | TUNE round trip p50 / max, ms | beside it: Mbit/s, ping p50 / p99 / max, ms |"
 say "| --- | --- | --- |"
 retune_run() {	# retune_run LABEL VTUNERD
-	local label=$1 r p50 rmax mbps
+	local label=$1 r p50 rmax mbps c50 c99 cmax
 	"$2" -f --sim --sim-tuners 2 --sim-config "$out/capture.conf" --no-announce \
 		-l "127.0.0.1:$PORT" >"$out/retune-vtunerd.log" 2>&1 &
 	d=$!
@@ -379,11 +383,10 @@ retune_run() {	# retune_run LABEL VTUNERD
 		--pids all --seconds 4 --retune-ms 400 >"$out/retune.log" 2>&1 || true
 	wait "$r" || true
 	stop "$d"
-	set -- $(sed -n 's/^tune round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 [0-9.]* ms, max \([0-9.]*\) ms/\1 \2/p' "$out/retune.log")
-	p50=${1:-?} rmax=${2:-?}
+	read -r p50 rmax <<<"$(sed -n 's/^tune round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 [0-9.]* ms, max \([0-9.]*\) ms/\1 \2/p' "$out/retune.log")"
 	mbps=$(sed -n 's/^received .*: \([0-9.]*\) Mbit\/s.*/\1/p' "$out/retune-beside.log")
-	set -- $(sed -n 's/^control round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 \([0-9.]*\) ms, max \([0-9.]*\) ms/\1 \2 \3/p' "$out/retune-beside.log")
-	say "| $label | $p50 / $rmax | ${mbps:-?}, ${1:-?} / ${2:-?} / ${3:-?} |"
+	read -r c50 c99 cmax <<<"$(sed -n 's/^control round trips: [0-9]*, p50 \([0-9.]*\) ms, p99 \([0-9.]*\) ms, max \([0-9.]*\) ms/\1 \2 \3/p' "$out/retune-beside.log")"
+	say "| $label | ${p50:-?} / ${rmax:-?} | ${mbps:-?}, ${c50:-?} / ${c99:-?} / ${cmax:-?} |"
 }
 for i in $(seq "$ROUNDS"); do
 	retune_run "this build" "$VTUNERD"

@@ -117,9 +117,11 @@ for d in $DELAYS; do
 		ip netns exec cli tc qdisc replace dev veth-c root netem delay "${d}ms"
 	fi
 	for p in none all; do
+		pidopt=()
+		[ $p = all ] && pidopt=(--pids all)
 		ip netns exec cli "$VT_BUILD/server/vtunerd-probe" -s 10.99.0.1:5912 \
 			--tune 'DELIVERY_SYSTEM=DVBC FREQUENCY=418000000 SYMBOL_RATE=6900000' \
-			$([ $p = all ] && echo --pids all) --seconds 5 --ping-ms 20 \
+			${pidopt[@]+"${pidopt[@]}"} --seconds 5 --ping-ms 20 \
 			--retune-ms 200 >probe.out 2>&1
 		grep -i 'received\|round trips\|first TS' probe.out |
 			while read -r l; do say "probe delay$d pids=$p $l"; done

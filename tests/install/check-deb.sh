@@ -14,6 +14,7 @@
 set -uo pipefail
 : "${B:=build}"
 D=$(realpath -m "$B/deb")
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 lacks() { ! grep -qE -e "$2" "$1"; }	# lacks FILE ERE
 summary() {

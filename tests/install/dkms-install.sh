@@ -11,6 +11,7 @@
 set -uo pipefail
 DT=$1 ST=$2 V=$3
 shift 3
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 up=$DT/lib-modules

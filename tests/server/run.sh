@@ -29,6 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 # show FILE...: the end of each, after a failed check
 show() {

@@ -19,8 +19,8 @@ vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
 watch_start -d dvbt -f 506000000 -p 257,258 -o rec --pause 6:10 -T 110
 
 rss() {	# rss NAME: VmRSS in kB of the daemon NAME (bash builtins only)
-	local k v u
-	while read -r k v u; do
+	local k v
+	while read -r k v _; do
 		[ "$k" = VmRSS: ] && { echo "$v"; return; }
 	done <"/proc/$(cat "$1.pid")/status"
 	echo 0
