@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(
-	make gcc gcc-multilib libc6-dev-i386 clang libclang-rt-14-dev sparse cppcheck bc
+	make gcc gcc-multilib libc6-dev-i386 clang libclang-rt-14-dev sparse cppcheck shellcheck bc
 	flex bison libelf-dev kmod cpio xz-utils busybox-static qemu-system-x86
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64

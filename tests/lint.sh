@@ -3,7 +3,9 @@
 #   the kernel module: W=1 build without warnings and sparse (C=2) clean,
 #   for every kernel; checkpatch.pl --no-tree clean (taken from
 #   linux-source-6.12, since the headers packages do not ship it);
-#   user space (daemons, tools, tests, benchmarks): cppcheck clean.
+#   user space (daemons, tools, tests, benchmarks): cppcheck clean;
+#   the shell scripts (tests, VM harness, benchmarks, CI): shellcheck
+#   clean at severity warning.
 # Usage: lint.sh BUILD_DIR KVER...      Ends with "N passed, N failed".
 set -uo pipefail
 build=$1
@@ -64,6 +66,22 @@ if command -v cppcheck >/dev/null; then
 else
 	echo "cppcheck not installed"
 	result 1 "cppcheck: user space clean"
+fi
+
+# Run from the top of the tree (make check-lint): the source= directives
+# of the scripts that source tests/tap.sh are relative to it.
+if command -v shellcheck >/dev/null; then
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
+	else
+		mapfile -t scripts < <(find bench scripts tests .ci -type f \
+			\( -name '*.sh' -o -path .ci/run \) | sort)
+	fi
+	shellcheck -x -S warning -f gcc "${scripts[@]}"
+	result $? "shellcheck: ${#scripts[@]} scripts clean"
+else
+	echo "shellcheck not installed"
+	result 1 "shellcheck: scripts clean"
 fi
 
 echo "$passed passed, $failed failed"
