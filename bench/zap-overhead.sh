@@ -21,11 +21,14 @@ function p50(s,   n, kv, i) {
 			return substr(kv[i], 5) + 0
 	return -1
 }
-function median(a, n,   i, j, t) {	# sorts a[1..n]
+function isort(a, n,   i, j, t) {	# sorts a[1..n] in place
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
 			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
 		}
+}
+function median(a, n) {			# sorts a[1..n]
+	isort(a, n)
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 FNR == 1 {
@@ -51,10 +54,7 @@ END {
 		print "zap-overhead.sh: no vtuner-delayN rows" > "/dev/stderr"
 		exit 1
 	}
-	for (i = 2; i <= nd; i++)	# delays in order
-		for (j = i; j > 1 && delays[j - 1] > delays[j]; j--) {
-			t = delays[j]; delays[j] = delays[j - 1]; delays[j - 1] = t
-		}
+	isort(delays, nd)
 	hdr = "| boot |"; sep = "| --- |"
 	for (k = 1; k <= 2; k++)
 		for (i = 1; i <= nd; i++) {
