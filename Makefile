@@ -17,11 +17,22 @@ KVERS   ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
 .PHONY: all check check-unit check-vm demo clean
 all:
 
+# Goals that install packages or build a machine first and run make again
+# for the rest (tests/setup.mk).  Asked for alone, they read nothing else:
+# KVERS, the pkg-config and compiler probes of the fragments are computed
+# when make reads them, and before the installation they would be empty
+# (and make's cache of /lib/modules stale).
+VT_SETUP_GOALS := demo check-fresh
+ifeq ($(filter-out $(VT_SETUP_GOALS),$(or $(MAKECMDGOALS),all)),)
+include tests/setup.mk
+else
 include kernel/kernel.mk
 -include src/src.mk
 -include tests/tests.mk
 -include install.mk
 -include bench/bench.mk
+-include tests/setup.mk
+endif
 
 clean:
 	rm -rf $(B)

@@ -15,12 +15,12 @@ CHECK_STAGES ?= check-unit check-sim check-client check-server check-fuzz check-
 check:
 	@B=$(B) MAKE="$(MAKE)" tests/check.sh $(CHECK_STAGES)
 
-# make demo: install what is missing, build, and run tests/vm/demo/demo.sh
-# in a VM with the newest kernel; the summary is printed at the end.
+# make demo-run: build, and run tests/vm/demo/demo.sh in a VM with the
+# newest kernel; the summary is printed at the end.  make demo
+# (tests/setup.mk) installs what is missing first.
 DEMO_KVER ?= $(lastword $(sort $(KVERS)))
-.PHONY: demo
-demo:
-	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory all tuner-tools
+.PHONY: demo-run
+demo-run: all tuner-tools
+	@[ -n "$(DEMO_KVER)" ] || { echo "demo: no kernel (KVERS is empty)" >&2; exit 1; }
 	@tests/vm/run.sh --kernel $(DEMO_KVER) --build $(B) --dir tests/vm/demo demo
 	@echo; cat $(B)/vm/$(DEMO_KVER)/results/demo/summary.txt
