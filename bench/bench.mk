@@ -7,7 +7,8 @@
 #                     with run.sh --bench: no slub_debug)
 # Uses B, CC, CFLAGS, BASE_CFLAGS and the vtunerd/vtunerc targets.
 BENCH_TOOLS := $(B)/bench/relay $(B)/bench/fe-latency $(B)/bench/dvr-reader
-BENCH_KVER  ?= 6.12.118+deb12-amd64
+# the newest 6.12 kernel installed (6.12.118+deb12-amd64 in BENCHMARKS.md)
+BENCH_KVER  ?= $(lastword $(sort $(filter 6.12.%,$(KVERS))))
 
 .PHONY: bench bench-tools bench-vm
 bench-tools: $(BENCH_TOOLS)
