@@ -44,10 +44,12 @@ struct vtd_backend_ops {
 	int (*diseqc_burst)(struct vtd_tuner *t, unsigned int burst);
 	/*
 	 * The complete PID set, sorted and without duplicates;
-	 * VTP_PID_FULL_TS (0x2000) means the whole TS.
+	 * VTP_PID_FULL_TS (0x2000) means the whole TS.  On failure, missing
+	 * (missing_len bytes) says which PIDs are not delivered ("PIDs 256
+	 * 257"); those that could be kept run on.
 	 */
 	int (*set_pids)(struct vtd_tuner *t, const uint16_t *pids,
-			size_t num);
+			size_t num, char *missing, size_t missing_len);
 	/*
 	 * Frontend status into st (seq is the caller's).  full: also the
 	 * DVBv5 statistics and the DVBv3 reads; otherwise only st->status

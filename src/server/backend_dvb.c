@@ -3,10 +3,9 @@
  * backend_dvb.c - a real DVB frontend: /dev/dvb/adapterA/frontendF with
  * its demux and dvr devices (demuxF/dvrF if they exist, else demux0/dvr0).
  *
- * The TS comes from the dvr device: every wanted PID is a filter of one
- * demux descriptor with output DMX_OUT_TS_TAP (the first PID by
- * DMX_SET_PES_FILTER, the others by DMX_ADD_PID), PID 0x2000 alone for the
- * whole TS.
+ * The TS comes from the dvr device: every wanted PID is a DMX_OUT_TS_TAP
+ * filter of its own on the demux device, PID 0x2000 the whole TS; which
+ * filters run is pidfilter.c's business.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +20,10 @@
 
 #include "common/log.h"
 #include "server/backend.h"
+#include "server/pidfilter.h"
 
 /* dvb-core allocates these with vmalloc and sets no upper bound. */
 #define DVB_DVR_BUFFER		(4 * 1024 * 1024)
-#define DVB_DEMUX_BUFFER	(1 * 1024 * 1024)
-#define DVB_MAX_PIDS		(VTP_PID_FULL_TS + 1)
 
 struct dvb_tuner {
 	struct vtd_tuner t;
@@ -33,11 +31,8 @@ struct dvb_tuner {
 	char dmx_path[64];
 	char dvr_path[64];
 	int fe_fd;
-	int dmx_fd;
 	int dvr_fd;
-	bool filter_started;	/* DMX_SET_PES_FILTER done on dmx_fd */
-	uint16_t *pids;		/* sorted current filter set */
-	size_t npids;
+	struct vtd_pidf pf;	/* one demux descriptor per PID */
 	uint8_t carry[VTP_TS_PACKET];	/* partial packet of the last read */
 	size_t carry_len;
 	uint64_t overflow_logged_ns;
@@ -92,17 +87,14 @@ static int dvb_open(struct vtd_tuner *t)
 		vt_warn("%s: %s: DMX_SET_BUFFER_SIZE %d: %s", t->where,
 			d->dvr_path, DVB_DVR_BUFFER, strerror(errno));
 
+	/* The filters open it later: fail now if they could not. */
 	fd = dvb_open_dev(d->dmx_path, O_RDWR | O_NONBLOCK);
 	if (fd < 0) {
 		vt_warn("%s: open %s: %s", t->where, d->dmx_path, strerror(-fd));
 		goto fail;
 	}
-	d->dmx_fd = fd;
-	if (ioctl(d->dmx_fd, DMX_SET_BUFFER_SIZE, (unsigned long)DVB_DEMUX_BUFFER) < 0)
-		vt_warn("%s: %s: DMX_SET_BUFFER_SIZE %d: %s", t->where,
-			d->dmx_path, DVB_DEMUX_BUFFER, strerror(errno));
-	d->filter_started = false;
-	d->npids = 0;
+	close(fd);
+	vtd_pidf_reset(&d->pf);
 	d->carry_len = 0;
 	t->overflows = 0;
 	return 0;
@@ -117,13 +109,9 @@ static void dvb_close(struct vtd_tuner *t)
 {
 	struct dvb_tuner *d = dvb_of(t);
 
-	if (d->dmx_fd >= 0)
-		ioctl(d->dmx_fd, DMX_STOP);
-	dvb_close_fd(&d->dmx_fd);
+	vtd_pidf_reset(&d->pf);
 	dvb_close_fd(&d->dvr_fd);
 	dvb_close_fd(&d->fe_fd);
-	d->filter_started = false;
-	d->npids = 0;
 	d->carry_len = 0;
 }
 
@@ -239,103 +227,57 @@ static int dvb_diseqc_burst(struct vtd_tuner *t, unsigned int v)
 	return 0;
 }
 
-static bool dvb_has(const uint16_t *set, size_t n, uint16_t pid)
+/* A filter of pidfilter.c: a demux descriptor of its own. */
+static int dvb_filter_start(void *ctx, uint16_t pid)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (set[mid] == pid)
-			return true;
-		if (set[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-static int dvb_start_filter(struct dvb_tuner *d, uint16_t pid)
-{
+	struct dvb_tuner *d = ctx;
 	struct dmx_pes_filter_params f;
+	int fd, err;
 
+	fd = dvb_open_dev(d->dmx_path, O_RDWR | O_NONBLOCK);
+	if (fd < 0) {
+		vt_debug("%s: open %s for PID %u: %s", d->t.where, d->dmx_path,
+			 pid, strerror(-fd));
+		return fd;
+	}
 	memset(&f, 0, sizeof(f));
 	f.pid = pid;
 	f.input = DMX_IN_FRONTEND;
 	f.output = DMX_OUT_TS_TAP;
 	f.pes_type = DMX_PES_OTHER;
 	f.flags = DMX_IMMEDIATE_START;
-	if (ioctl(d->dmx_fd, DMX_SET_PES_FILTER, &f) < 0)
-		return dvb_ioctl_err(d, "DMX_SET_PES_FILTER");
-	d->filter_started = true;
-	return 0;
+	if (ioctl(fd, DMX_SET_PES_FILTER, &f) < 0) {
+		err = dvb_ioctl_err(d, "DMX_SET_PES_FILTER");
+		/* A failed start leaves nothing behind once closed. */
+		close(fd);
+		return err;
+	}
+	return fd;
 }
 
-static int dvb_set_pids(struct vtd_tuner *t, const uint16_t *want,
-			size_t num)
+static void dvb_filter_stop(void *ctx, int fd)
 {
-	struct dvb_tuner *d = dvb_of(t);
-	bool full = num && want[num - 1] == VTP_PID_FULL_TS;
-	uint16_t pid;
-	size_t i, n;
-	int err;
+	(void)ctx;
+	ioctl(fd, DMX_STOP);
+	close(fd);
+}
 
-	/* The whole TS replaces every other filter. */
-	if (full) {
-		want = &want[num - 1];
-		num = 1;
-	}
+static uint64_t dvb_filter_now(void *ctx)
+{
+	(void)ctx;
+	return vtd_now_ns();
+}
 
-	/* Nothing wanted, or the first filter changes: restart. */
-	if (num == 0 || !d->filter_started ||
-	    !dvb_has(want, num, d->pids[0])) {
-		if (d->filter_started)
-			ioctl(d->dmx_fd, DMX_STOP);
-		d->filter_started = false;
-		d->npids = 0;
-		if (num == 0)
-			return 0;
-		err = dvb_start_filter(d, want[0]);
-		if (err)
-			return err;
-		d->pids[0] = want[0];
-		d->npids = 1;
-	}
+static const struct vtd_pidf_ops dvb_filter_ops = {
+	.start = dvb_filter_start,
+	.stop = dvb_filter_stop,
+	.now = dvb_filter_now,
+};
 
-	/* Remove those no longer wanted (never pids[0], kept above). */
-	for (i = 1, n = 1; i < d->npids; i++) {
-		pid = d->pids[i];
-		if (dvb_has(want, num, pid)) {
-			d->pids[n++] = pid;
-			continue;
-		}
-		if (ioctl(d->dmx_fd, DMX_REMOVE_PID, &pid) < 0)
-			vt_debug("%s: DMX_REMOVE_PID %u: %s", t->where, pid,
-				 strerror(errno));
-	}
-	d->npids = n;
-
-	/* Add the new ones. */
-	err = 0;
-	for (i = 0; i < num; i++) {
-		pid = want[i];
-		if (dvb_has(d->pids, d->npids, pid))
-			continue;
-		if (ioctl(d->dmx_fd, DMX_ADD_PID, &pid) < 0) {
-			err = dvb_ioctl_err(d, "DMX_ADD_PID");
-			continue;
-		}
-		/* keep d->pids sorted: insert */
-		n = d->npids;
-		while (n > 0 && d->pids[n - 1] > pid) {
-			d->pids[n] = d->pids[n - 1];
-			n--;
-		}
-		d->pids[n] = pid;
-		d->npids++;
-	}
-	return err;
+static int dvb_set_pids(struct vtd_tuner *t, const uint16_t *want,
+			size_t num, char *missing, size_t missing_len)
+{
+	return vtd_pidf_set(&dvb_of(t)->pf, want, num, missing, missing_len);
 }
 
 static void dvb_copy_stats(struct vtp_stats *out, const struct dtv_fe_stats *in)
@@ -434,6 +376,7 @@ static ssize_t dvb_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 	d->carry_len = total % VTP_TS_PACKET;
 	total -= d->carry_len;
 	memcpy(d->carry, buf + total, d->carry_len);
+	total = vtd_pidf_filter(&d->pf, buf, total);
 	return total ? (ssize_t)total : -EAGAIN;
 }
 
@@ -454,7 +397,6 @@ static void dvb_destroy(struct vtd_tuner *t)
 {
 	struct dvb_tuner *d = dvb_of(t);
 
-	free(d->pids);
 	free(d);
 }
 
@@ -521,12 +463,8 @@ int vtd_dvb_add(struct vtd_tuners *ts, unsigned int adapter,
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	d->pids = calloc(DVB_MAX_PIDS, sizeof(*d->pids));
-	if (!d->pids) {
-		free(d);
-		return -ENOMEM;
-	}
-	d->fe_fd = d->dmx_fd = d->dvr_fd = -1;
+	d->fe_fd = d->dvr_fd = -1;
+	vtd_pidf_init(&d->pf, &dvb_filter_ops, d, d->t.where);
 	snprintf(d->fe_path, sizeof(d->fe_path),
 		 "/dev/dvb/adapter%u/frontend%u", adapter, frontend);
 	snprintf(d->dmx_path, sizeof(d->dmx_path),
@@ -591,7 +529,6 @@ int vtd_dvb_add(struct vtd_tuners *ts, unsigned int adapter,
 	return 0;
 
 fail:
-	free(d->pids);
 	free(d);
 	return err;
 }

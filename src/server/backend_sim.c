@@ -227,11 +227,13 @@ static int sim_diseqc_burst(struct vtd_tuner *t, unsigned int v)
 }
 
 static int sim_set_pids(struct vtd_tuner *t, const uint16_t *pids,
-			size_t num)
+			size_t num, char *missing, size_t missing_len)
 {
 	struct sim_tuner *s = sim_of(t);
 	size_t i;
 
+	(void)missing;
+	(void)missing_len;
 	memset(s->pidmap, 0, sizeof(s->pidmap));
 	s->full_ts = false;
 	for (i = 0; i < num; i++) {

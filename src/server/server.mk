@@ -3,9 +3,10 @@
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
-	    src/server/backend.c src/server/backend_dvb.c \
+	    src/server/backend.c src/server/backend_dvb.c src/server/pidfilter.c \
 	    src/server/backend_sim.c src/server/announce.c src/server/auth.c
 VTD_HDRS := src/server/backend.h src/server/server.h src/server/announce.h \
+	    src/server/pidfilter.h \
 	    $(VTP_HDRS) \
 	    src/common/log.h
 VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))

@@ -635,6 +635,7 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 	struct vtd_session *s = c->sess;
 	struct vtd_tuner *t = s->tuner;
 	const struct vtp_pids *p = &m->u.pids;
+	char missing[160];
 	size_t i, n = 0;
 	int err;
 
@@ -644,14 +645,17 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 		if (!n || s->pids[n - 1] != s->pids[i])
 			s->pids[n++] = s->pids[i];
 	s->npids = n;
-	err = t->ops->set_pids(t, s->pids, n);
+	missing[0] = 0;
+	err = t->ops->set_pids(t, s->pids, n, missing, sizeof(missing));
 	vt_debug("#%u: %zu PIDs%s: %s", c->id, n,
 		 n && s->pids[n - 1] == VTP_PID_FULL_TS ? " (full TS)" : "",
 		 err ? strerror(-err) : "ok");
-	if (err)
-		vtd_send_error(c, m->hdr.reqid, -err, "setting PID filters: %s",
-			       strerror(-err));
-	else
+	if (err) {
+		vt_warn("#%u: %s: %s not delivered: %s", c->id, t->where,
+			missing[0] ? missing : "PIDs", strerror(-err));
+		vtd_send_error(c, m->hdr.reqid, -err, "%s not delivered: %s",
+			       missing[0] ? missing : "PIDs", strerror(-err));
+	} else
 		vtd_send_ok(c, m->hdr.reqid);
 }
 

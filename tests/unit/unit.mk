@@ -2,7 +2,8 @@
 # and ends with a line "N passed, N failed".
 # Needs VTP_LIB from src/proto/proto.mk.
 UNIT_DIR    := $(B)/tests/unit
-UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io $(UNIT_DIR)/test_config
+UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io $(UNIT_DIR)/test_config \
+	       $(UNIT_DIR)/test_pidfilter
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka)
 UNIT_LIBS   := $(shell pkg-config --libs cmocka) $(VTP_AUTH_LIBS)
@@ -23,4 +24,9 @@ $(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_DIR)/vtp_samples.o $(VTP_LIB)
 
 # The config file parser of the daemons (src/common/config.c).
 $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
+$(UNIT_DIR)/test_pidfilter.o: src/server/pidfilter.h
+$(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
