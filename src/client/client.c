@@ -101,6 +101,8 @@ static struct client {
 	uint32_t cur_seq;	/* TS and STATUS must carry this seq */
 	struct vtp_pids *pids;
 	bool have_pids;
+	/* the server's answer to the last failed SET_PIDS, "" when none */
+	char pids_error[VTP_ERRMSG_MAX + 64];
 	struct sec_op sec[MAX_SEC_LOG];
 	int nsec;
 	bool tuned_since_sec;
@@ -548,6 +550,30 @@ static void on_open_reply(const struct vtp_open_reply *r)
 	replay_start();
 }
 
+/*
+ * The applications' stream lacks PIDs while a SET_PIDS has failed: said
+ * once (and again when it changes or ends) in the log, and all along in
+ * the status file for vtunerctl.
+ */
+static void pids_result(uint32_t err, const char *text)
+{
+	char now[sizeof(C.pids_error)];
+
+	if (!err) {
+		if (C.pids_error[0])
+			vt_info("server: every PID asked for is delivered again");
+		C.pids_error[0] = 0;
+		vt_debug("SET_PIDS: OK");
+		return;
+	}
+	snprintf(now, sizeof(now), "%s%s%s", text[0] ? text : "PIDs",
+		 strstr(text, strerror(err)) ? "" : ": ",
+		 strstr(text, strerror(err)) ? "" : strerror(err));
+	if (strcmp(now, C.pids_error))
+		vt_err("server: %s (%u PIDs asked for)", now, C.pids->num);
+	snprintf(C.pids_error, sizeof(C.pids_error), "%s", now);
+}
+
 /* OK or ERROR (err != 0) for request id. */
 static void on_reply(uint32_t id, uint32_t err, const char *text)
 {
@@ -561,7 +587,9 @@ static void on_reply(uint32_t id, uint32_t err, const char *text)
 			     text[0] ? ": " : "", text);
 		return;
 	}
-	if (err)
+	if (type == VTP_SET_PIDS)
+		pids_result(err, text);
+	else if (err)
 		vt_warn("server: %s failed: %s%s%s", tname, strerror(err),
 			text[0] ? ": " : "", text);
 	else
@@ -954,6 +982,7 @@ static void write_status(uint64_t now)
 		.bitrate = (C.bytes - C.bytes_status) * 8.0,
 		.rtt_ms = C.rtt_n ? C.rtt_sum / 1e6 / C.rtt_n : C.last_rtt,
 		.sessions = C.sessions,
+		.pids_error = C.pids_error,
 	};
 
 	if (C.rtt_n)

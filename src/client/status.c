@@ -112,6 +112,8 @@ void vc_status_write(const struct vc_status *s)
 	fprintf(f, "drops: %llu\n", (unsigned long long)s->stale_frames);
 	fprintf(f, "rtt_ms: %.1f\n", s->rtt_ms);
 	fprintf(f, "sessions: %llu\n", (unsigned long long)s->sessions);
+	fprintf(f, "pids_error: %s\n",
+		s->pids_error && *s->pids_error ? s->pids_error : "-");
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		if (!warned)
 			vt_warn("status file %s: %s (not written)", path,

@@ -26,6 +26,7 @@ struct vc_status {
 	double bitrate;			/* bit/s over the last second */
 	double rtt_ms;			/* control round trip, last report */
 	uint64_t sessions;		/* sessions that reached ready */
+	const char *pids_error;		/* SET_PIDS refused: why; "" or NULL */
 };
 
 /*

@@ -195,6 +195,9 @@ static void print_human(unsigned int idx, const struct kv *p,
 	printf("  ts errors    %s continuity, %s sync, %s frames dropped\n",
 	       getd(c, "cc_errors"), getd(c, "sync_errors"),
 	       getd(c, "drops"));
+	v = get(c, "pids_error");
+	if (v && strcmp(v, "-"))
+		printf("  PID ERROR    %s\n", v);
 }
 
 static void json_str(const char *s)
