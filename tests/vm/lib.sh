@@ -302,3 +302,66 @@ mdns_vtunerc_start() {
 	cat "$VT_RESULTS/$name.log"
 	fail "vtunerc $name did not configure $dev"
 }
+
+# ---- comparing a recording through vtuner with one from the driver -----
+# ts_compare DIRECT REMOTE [IGNORE]: DIRECT recorded on a driver's own
+# adapter, REMOTE by the same application for the same time through
+# vtunerd and vtunerc.  Prints a table of both files' PIDs (vt-tscheck;
+# the null PID 8191 and the PIDs of the comma list IGNORE left out):
+# packets, REMOTE's share of DIRECT's, continuity errors.  Status 1, with
+# one "ts_compare:" line per problem, unless REMOTE has exactly DIRECT's
+# PIDs, each with at least TS_COMPARE_MIN (default 90) % of DIRECT's
+# packets, and neither file has a continuity or sync error.  A partial
+# packet at a file's end (a recording stopped mid-write) is no error.
+ts_compare() {
+	local a=$1 b=$2 ignore=,8191,${3:-}, f
+	for f in "$a" "$b"; do
+		[ -f "$f" ] || { echo "ts_compare: $f: no recording"; return 1; }
+	done
+	# vt-tscheck exits 1 on continuity errors: they are judged here
+	{ "$VT_TOOLS/vt-tscheck" "$a" || true; echo "file 2"; "$VT_TOOLS/vt-tscheck" "$b" || true; } |
+		awk -v ign="$ignore" -v min="${TS_COMPARE_MIN:-90}" -v fa="$a" -v fb="$b" '
+		BEGIN { f = 1 }
+		/^file 2$/ { f = 2; next }
+		/^pid=/ {
+			split($1, k, "="); split($2, n, "="); split($3, c, "=")
+			if (index(ign, "," k[2] ",")) next
+			if (!(k[2] in seen)) { seen[k[2]] = 1; pids[np++] = k[2] + 0 }
+			cnt[f, k[2]] = n[2]; cc[f, k[2]] = c[2]
+		}
+		/^total / {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); tot[f, kv[1]] = kv[2] }
+		}
+		function problem(s) { msg = msg "ts_compare: " s "\n" }
+		END {
+			for (i = 1; i < np; i++)	# sort the PIDs
+				for (j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
+					t = pids[j]; pids[j] = pids[j - 1]; pids[j - 1] = t
+				}
+			printf "%6s %9s %9s %7s %5s %5s\n", "pid", "direct", "vtuner", "share", "cc_d", "cc_v"
+			nd = 0
+			for (i = 0; i < np; i++) {
+				p = pids[i]; d = cnt[1, p] + 0; r = cnt[2, p] + 0
+				nd += d > 0
+				printf "%6d %9d %9d %7s %5d %5d\n", p, d, r,
+					d ? sprintf("%.1f%%", 100 * r / d) : "-", cc[1, p], cc[2, p]
+				if (!d)
+					problem("PID " p " only through vtuner (" r " packets), not directly")
+				else if (!r)
+					problem("PID " p " missing through vtuner (" d " packets directly)")
+				else if (r * 100 < d * min)
+					problem(sprintf("PID %d: %d packets through vtuner, %.1f%% of %d directly (< %d%%)",
+						p, r, 100 * r / d, d, min))
+				if (cc[1, p] + cc[2, p])
+					problem("PID " p ": continuity errors, " cc[1, p] + 0 " directly, " cc[2, p] + 0 " through vtuner")
+			}
+			if (!nd)
+				problem("the direct recording " fa " has no packets: no baseline")
+			if (tot[1, "sync_errors"] + tot[1, "dropped_bytes"])
+				problem("sync errors in the direct recording " fa)
+			if (tot[2, "sync_errors"] + tot[2, "dropped_bytes"])
+				problem("sync errors in the recording through vtuner " fb)
+			printf "%s", msg
+			exit msg != ""
+		}'
+}
