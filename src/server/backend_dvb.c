@@ -262,16 +262,9 @@ static void dvb_filter_stop(void *ctx, int fd)
 	close(fd);
 }
 
-static uint64_t dvb_filter_now(void *ctx)
-{
-	(void)ctx;
-	return vtd_now_ns();
-}
-
 static const struct vtd_pidf_ops dvb_filter_ops = {
 	.start = dvb_filter_start,
 	.stop = dvb_filter_stop,
-	.now = dvb_filter_now,
 };
 
 static int dvb_set_pids(struct vtd_tuner *t, const uint16_t *want,

@@ -9,8 +9,6 @@
 #include "common/log.h"
 #include "server/pidfilter.h"
 
-#define NULL_PID	0x1fff
-
 static bool bit_get(const uint8_t *map, unsigned int pid)
 {
 	return map[pid / 8] & (1u << (pid % 8));
@@ -112,11 +110,7 @@ static int pidf_fall_back(struct vtd_pidf *f, const uint8_t *want,
 		return err;
 	}
 	for (p = 0; p < VTP_PID_FULL_TS; p++)
-		if (f->handle[p] >= 0) {
-			pidf_stop(f, p);
-			f->dedupe_until = f->ops->now(f->ctx) +
-					  VTD_PIDF_DEDUPE_NS;
-		}
+		pidf_stop(f, p);
 	f->software = true;
 	memcpy(f->pass, want, sizeof(f->pass));
 	f->pass_all = false;
@@ -154,7 +148,6 @@ int vtd_pidf_set(struct vtd_pidf *f, const uint16_t *pids, size_t num,
 {
 	uint8_t want[sizeof(f->pass)];
 	bool full = num && pids[num - 1] == VTP_PID_FULL_TS;
-	bool overlap = false;
 	unsigned int p;
 	size_t i;
 	int err;
@@ -203,14 +196,9 @@ int vtd_pidf_set(struct vtd_pidf *f, const uint16_t *pids, size_t num,
 	}
 
 	/* What the new filters replace: both ran for a moment. */
-	for (p = 0; p < VTD_PIDF_NPIDS; p++) {
-		if (f->handle[p] < 0 || bit_get(want, p))
-			continue;
-		pidf_stop(f, p);
-		overlap = overlap || f->nfilters > 0;
-	}
-	if (overlap)
-		f->dedupe_until = f->ops->now(f->ctx) + VTD_PIDF_DEDUPE_NS;
+	for (p = 0; p < VTD_PIDF_NPIDS; p++)
+		if (!bit_get(want, p))
+			pidf_stop(f, p);
 	return 0;
 }
 
@@ -223,47 +211,21 @@ void vtd_pidf_reset(struct vtd_pidf *f)
 	f->software = false;
 	f->pass_all = false;
 	memset(f->pass, 0, sizeof(f->pass));
-	f->dedupe_until = 0;
-	f->have_last = false;
 }
 
 size_t vtd_pidf_filter(struct vtd_pidf *f, uint8_t *buf, size_t len)
 {
-	bool dedupe = false, dup;
 	size_t i, out = 0;
 	unsigned int pid;
-	uint8_t *p;
 
-	if (f->dedupe_until) {
-		dedupe = f->ops->now(f->ctx) < f->dedupe_until;
-		if (!dedupe) {
-			f->dedupe_until = 0;
-			f->have_last = false;
-		}
-	}
-	if (!f->software && !dedupe)
+	if (!f->software || f->pass_all)
 		return len;
 	for (i = 0; i + VTP_TS_PACKET <= len; i += VTP_TS_PACKET) {
-		p = buf + i;
-		pid = ((p[1] & 0x1fu) << 8) | p[2];
-		if (dedupe) {
-			/*
-			 * Two filters on one PID put each packet into the
-			 * dvr twice, one copy right after the other.
-			 */
-			dup = pid != NULL_PID && f->have_last &&
-			      !memcmp(p, f->last, VTP_TS_PACKET);
-			memcpy(f->last, p, VTP_TS_PACKET);
-			f->have_last = true;
-			if (dup) {
-				f->duplicates++;
-				continue;
-			}
-		}
-		if (f->software && !f->pass_all && !bit_get(f->pass, pid))
+		pid = ((buf[i + 1] & 0x1fu) << 8) | buf[i + 2];
+		if (!bit_get(f->pass, pid))
 			continue;
 		if (out != i)
-			memmove(buf + out, p, VTP_TS_PACKET);
+			memmove(buf + out, buf + i, VTP_TS_PACKET);
 		out += VTP_TS_PACKET;
 	}
 	return out;

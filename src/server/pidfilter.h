@@ -15,8 +15,9 @@
  * filters no longer wanted are stopped first (to free the demux's slots),
  * then the new ones started; when the whole TS is switched on or off, the
  * new filters start before the old ones stop, so that nothing is lost in
- * between, and the packets delivered twice meanwhile (once by each filter,
- * one after the other) are dropped by vtd_pidf_filter().
+ * between.  Nothing is delivered twice meanwhile: dvb-core's demux copies
+ * a packet to dvr0 once, however many DMX_OUT_TS_TAP filters match it
+ * (dvb_dmx_swfilter_packet(), "dvr_done").
  *
  * When the demux refuses a filter (hardware demuxes have few), the whole
  * TS is taken instead and the wanted PIDs are picked out of it in
@@ -35,16 +36,12 @@
 #include "proto/vtp.h"
 
 #define VTD_PIDF_NPIDS		(VTP_PID_FULL_TS + 1)
-/* How long after an overlap of filters duplicates are looked for. */
-#define VTD_PIDF_DEDUPE_NS	2000000000ull
 
 struct vtd_pidf_ops {
 	/* Start a filter on pid (0x2000: the whole TS): a handle >= 0, or -errno. */
 	int (*start)(void *ctx, uint16_t pid);
 	/* Stop and release the filter of a handle start() returned. */
 	void (*stop)(void *ctx, int handle);
-	/* Monotonic time in ns. */
-	uint64_t (*now)(void *ctx);
 };
 
 struct vtd_pidf {
@@ -60,11 +57,6 @@ struct vtd_pidf {
 	bool software;
 	bool pass_all;			/* software: the whole TS is wanted */
 	uint8_t pass[VTD_PIDF_NPIDS / 8 + 1];
-	/* Duplicates of an overlap of filters are dropped until then. */
-	uint64_t dedupe_until;
-	uint8_t last[VTP_TS_PACKET];	/* the last packet kept */
-	bool have_last;
-	uint64_t duplicates;		/* packets dropped as duplicates */
 };
 
 void vtd_pidf_init(struct vtd_pidf *f, const struct vtd_pidf_ops *ops,
@@ -83,8 +75,8 @@ int vtd_pidf_set(struct vtd_pidf *f, const uint16_t *pids, size_t num,
 void vtd_pidf_reset(struct vtd_pidf *f);
 
 /*
- * Drop, in place, the packets of buf (len: a multiple of 188) that are
- * not wanted or are duplicates of an overlap; the length kept.
+ * In the software fallback, drop in place the packets of buf (len: a
+ * multiple of 188) that are not wanted; the length kept.
  */
 size_t vtd_pidf_filter(struct vtd_pidf *f, uint8_t *buf, size_t len);
 

@@ -27,7 +27,6 @@ struct mock {
 	uint16_t pid_of[4096];		/* handle -> PID */
 	bool running[VTD_PIDF_NPIDS];
 	char journal[4096];
-	uint64_t now;
 };
 
 static void note(struct mock *m, char sign, unsigned int pid)
@@ -67,15 +66,9 @@ static void mock_stop(void *ctx, int h)
 	note(m, '-', pid);
 }
 
-static uint64_t mock_now(void *ctx)
-{
-	return ((struct mock *)ctx)->now;
-}
-
 static const struct vtd_pidf_ops mock_ops = {
 	.start = mock_start,
 	.stop = mock_stop,
-	.now = mock_now,
 };
 
 static struct mock M;
@@ -87,7 +80,6 @@ static int setup(void **state)
 	(void)state;
 	memset(&M, 0, sizeof(M));
 	M.slots = 256;
-	M.now = 1000;
 	vtd_pidf_init(&F, &mock_ops, &M, "mock");
 	return 0;
 }
@@ -144,7 +136,6 @@ static void test_change_keeps_the_pids_that_stay(void **state)
 	assert_int_equal(F.handle[273], h273);
 	assert_int_equal(SET(0, 273, 300, 301), 0);
 	assert_string_equal(M.journal, "");
-	assert_int_equal(F.dedupe_until, 0);
 }
 
 static void test_removals_free_slots_first(void **state)
@@ -166,12 +157,9 @@ static void test_full_ts_on_and_off_overlap(void **state)
 	assert_int_equal(SET(0x2000), 0);
 	assert_string_equal(M.journal, "+8192 -0 -17");
 	assert_int_equal(F.nfilters, 1);
-	assert_true(F.dedupe_until > M.now);
 
-	M.now += 10ull * VTD_PIDF_DEDUPE_NS;
 	assert_int_equal(SET(0, 18), 0);
 	assert_string_equal(M.journal, "+0 +18 -8192");
-	assert_true(F.dedupe_until > M.now);
 
 	/* the whole TS with other PIDs: only the whole TS */
 	assert_int_equal(SET(0, 18, 0x2000), 0);
@@ -218,7 +206,6 @@ static void test_refusal_with_a_free_slot_overlaps(void **state)
 	/* the whole TS found a slot: 1 and 2 ran until it did */
 	assert_string_equal(M.journal, "+1 +2 !3 +8192 -1 -2");
 	assert_true(F.software);
-	assert_true(F.dedupe_until > M.now);
 }
 
 static void test_refusal_of_everything(void **state)
@@ -266,7 +253,6 @@ static void test_software_picks_the_wanted_pids(void **state)
 	assert_int_equal(SET(0, 273), 0);
 	assert_string_equal(M.journal, "+0 !273 +8192 -0");
 	assert_true(F.software);
-	M.now += 10ull * VTD_PIDF_DEDUPE_NS;
 
 	packet(buf + 0 * 188, 0, 0, 1);
 	packet(buf + 1 * 188, 17, 0, 2);
@@ -300,40 +286,6 @@ static void test_hardware_filters_pass_untouched(void **state)
 	assert_int_equal(vtd_pidf_filter(&F, buf, sizeof(buf)), sizeof(buf));
 }
 
-static void test_overlap_duplicates_dropped(void **state)
-{
-	uint8_t buf[188 * 8];
-	size_t n;
-
-	(void)state;
-	assert_int_equal(SET(0, 273), 0);
-	assert_int_equal(SET(0x2000), 0);
-	/* both filters delivered 273/5 and 0/2; nulls are never dropped */
-	packet(buf + 0 * 188, 273, 5, 9);
-	packet(buf + 1 * 188, 273, 5, 9);
-	packet(buf + 2 * 188, 0x1fff, 0, 0xff);
-	packet(buf + 3 * 188, 0x1fff, 0, 0xff);
-	packet(buf + 4 * 188, 0, 2, 7);
-	/* the read ends between a packet and its copy */
-	n = vtd_pidf_filter(&F, buf, 5 * 188);
-	assert_int_equal(n, 4 * 188);
-	packet(buf + 0 * 188, 0, 2, 7);
-	packet(buf + 1 * 188, 273, 6, 9);
-	packet(buf + 2 * 188, 17, 0, 1);
-	n = vtd_pidf_filter(&F, buf, 3 * 188);
-	assert_int_equal(n, 2 * 188);
-	assert_int_equal(pid_at(buf, 0), 273);
-	assert_int_equal(pid_at(buf, 1), 17);
-	assert_int_equal(F.duplicates, 2);
-
-	/* once the overlap is long past, identical packets pass */
-	M.now = F.dedupe_until;
-	packet(buf + 0 * 188, 273, 7, 9);
-	packet(buf + 1 * 188, 273, 7, 9);
-	assert_int_equal(vtd_pidf_filter(&F, buf, 2 * 188), 2 * 188);
-	assert_int_equal(F.dedupe_until, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,7 +299,6 @@ int main(void)
 		cmocka_unit_test_setup(test_missing_list_is_bounded, setup),
 		cmocka_unit_test_setup(test_software_picks_the_wanted_pids, setup),
 		cmocka_unit_test_setup(test_hardware_filters_pass_untouched, setup),
-		cmocka_unit_test_setup(test_overlap_duplicates_dropped, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
