@@ -1,7 +1,10 @@
 # VM test suite: for every kernel in $(KVERS), boot it under QEMU and run
 # tests/vm/t/*.sh, or only those matching VM_TESTS (glob names, with or
 # without .sh), e.g.  make check-vm VM_TESTS='01-* 10-tune'
-# Every kernel is run even if one fails; the target fails at the end.
+# The kernels run side by side, one QEMU each, at most VM_JOBS at a time
+# (default: the number of cores), each to its own log, printed one after
+# the other at the end (tests/vm/run-kernels.sh).  Every kernel is run
+# even if one fails; the target fails at the end.
 VM_TESTS ?=
 VM_TEST_FILES = $(sort $(if $(strip $(VM_TESTS)),\
 	$(wildcard $(addprefix tests/vm/t/,$(VM_TESTS)) \
@@ -15,11 +18,4 @@ vm-vidtv:
 check-vm: module vm-vidtv san bench-tools
 	@[ -n "$(KVERS)" ] || { echo "check-vm: no kernels (KVERS is empty)" >&2; exit 1; }
 	@[ -n "$(VM_TEST_FILES)" ] || { echo "check-vm: no test matches VM_TESTS='$(VM_TESTS)'" >&2; exit 1; }
-	@failed=""; \
-	for k in $(KVERS); do \
-		start=$$(date +%s); \
-		tests/vm/run.sh --kernel $$k --build $(B) $(VM_TEST_FILES) || failed="$$failed $$k"; \
-		echo "check-vm: $$k took $$(($$(date +%s) - start))s"; \
-	done; \
-	if [ -n "$$failed" ]; then echo "check-vm: FAILED on:$$failed"; exit 1; fi; \
-	echo "check-vm: passed on $(KVERS)"
+	@tests/vm/run-kernels.sh $(B) $(KVERS) -- $(VM_TEST_FILES)
