@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "common/config.h"
@@ -359,6 +360,22 @@ static const char *const config_reject[] = {
 	"config", "check", "help", "version", "print-tuners", NULL
 };
 
+/*
+ * Every PID a dvb tuner carries is a descriptor of its demux device: take
+ * every descriptor the hard limit allows (systemd's soft limit is 1024).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		vt_debug("setrlimit(RLIMIT_NOFILE, %llu): %s",
+			 (unsigned long long)rl.rlim_max, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	static struct vtd_tuners tuners;
@@ -411,6 +428,7 @@ int main(int argc, char **argv)
 		    O.verbose ? LOG_INFO : LOG_NOTICE);
 
 	signal(SIGPIPE, SIG_IGN);
+	raise_fd_limit();
 
 	if (O.psk_file && !O.list_only) {
 		if (vtp_auth_init() < 0) {
