@@ -365,3 +365,102 @@ ts_compare() {
 			exit msg != ""
 		}'
 }
+
+# ts_receive URL SECS FILE [WARMUP]: record into FILE what a streaming
+# server sends: udp://ADDR:PORT is listened on, http://HOST:PORT/PATH
+# fetched (HTTP/1.0, the body only).  The SECS seconds count from the
+# first byte, so that a tune's delay does not shorten the recording;
+# with WARMUP, what comes in the first WARMUP seconds is left out (whole
+# 188-byte packets).  Status not 0 (with a message) if the server
+# answers no 200, or nothing came in 30 s.
+ts_receive() {
+	perl -MIO::Socket::INET -MIO::Select -MTime::HiRes=time -e '
+		my ($url, $secs, $out, $warm) = @ARGV;
+		my ($s, $head, $skipped) = (undef, undef, 0);
+		$warm ||= 0;
+		if ($url =~ m{^udp://([^:/]+):(\d+)$}) {
+			$s = IO::Socket::INET->new(LocalAddr => $1, LocalPort => $2,
+				Proto => "udp", ReuseAddr => 1);
+		} elsif ($url =~ m{^http://([^/]+)(/.*)$}) {
+			$s = IO::Socket::INET->new(PeerAddr => $1, Proto => "tcp", Timeout => 10);
+			syswrite($s, "GET $2 HTTP/1.0\r\nHost: $1\r\n\r\n") if $s;
+			$head = "";
+		} else {
+			die "ts_receive: bad URL $url\n";
+		}
+		$s or die "ts_receive: $url: $!\n";
+		open(my $f, ">", $out) or die "ts_receive: $out: $!\n";
+		binmode $f;
+		my $sel = IO::Select->new($s);
+		my ($start, $first, $buf) = (time, 0, "");
+		for (;;) {
+			last if $first && time - $first >= $warm + $secs;
+			die "ts_receive: $url: nothing within 30 s\n" if !$first && time - $start > 30;
+			next unless $sel->can_read(0.1);
+			my $n = sysread($s, $buf, 1 << 16);
+			last unless $n;		# end of the HTTP body
+			if (defined $head) {
+				$head .= $buf;
+				my $i = index($head, "\r\n\r\n");
+				next if $i < 0;
+				$head =~ m{^HTTP/\S+ 200 } or
+					die "ts_receive: $url: " . (split /\r\n/, $head)[0] . "\n";
+				$buf = substr($head, $i + 4);
+				undef $head;
+			}
+			next unless length $buf;
+			$first ||= time;
+			if (time - $first < $warm) {
+				$skipped += length $buf;
+				next;
+			}
+			if ($skipped % 188) {	# the rest of a packet left out
+				my $n = 188 - $skipped % 188;
+				$n = length $buf if $n > length $buf;
+				$buf = substr($buf, $n);
+				$skipped += $n;
+			}
+			print $f $buf;
+		}
+		close($f) or die "ts_receive: $out: $!\n";
+		printf "ts_receive: %s: %d bytes in %.1f s (after %d bytes in %.1f s left out)\n",
+			$url, -s $out, time - ($first || $start) - $warm, $skipped, $warm;
+	' "$@"
+}
+
+# ---- VDR with its streamdev-server plugin ---------------------------------
+VDR_SYSLOG=/tmp/vdr-syslog
+# vdr_start NAME DEVICE CHANNELS [SETUP]: VDR on DVB device DEVICE only
+# (-D: 0 is the first adapter), its channel list CHANNELS, its setup.conf
+# lines SETUP; directory $VT_RESULTS/NAME, log in $VDR_SYSLOG (a busybox
+# syslogd, started once; in memory: VDR's syslog() calls must not wait
+# for 9p writes, copy it to $VT_RESULTS at the end).  Waits until
+# streamdev-server listens on
+# port 3000 (channel N is http://127.0.0.1:3000/TS/N); daemon_stop NAME
+# ends it.
+vdr_start() {
+	local name=$1 dev=$2 d=$VT_RESULTS/$1
+	command -v vdr >/dev/null || skip "vdr not installed"
+	[ -e "$(echo /usr/lib/vdr/plugins/libvdr-streamdev-server.so.*)" ] ||
+		skip "vdr-plugin-streamdev-server not installed"
+	ip link set lo up
+	if [ ! -e "$VT_RESULTS/syslogd.pid" ]; then
+		busybox syslogd -n -O "$VDR_SYSLOG" &
+		echo $! >"$VT_RESULTS/syslogd.pid"
+	fi
+	mkdir -p "$d/plugins/streamdev-server" "$d/video" "$d/cache"
+	cp "$3" "$d/channels.conf"
+	printf '%s\n' "${4:-}" >"$d/setup.conf"
+	cp /etc/vdr/sources.conf "$d/"
+	echo 127.0.0.1 >"$d/plugins/streamdev-server/streamdevhosts.conf"
+	vdr -c "$d" -v "$d/video" --cachedir="$d/cache" -L /usr/lib/vdr/plugins \
+		-P streamdev-server -D "$dev" --no-kbd -p 0 -E- -l 3 >"$d.out" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	for _ in $(seq 150); do
+		ss -ltn | grep -q ":3000 " && return 0
+		kill -0 "$(cat "$VT_RESULTS/$name.pid")" 2>/dev/null || break
+		sleep 0.2
+	done
+	cat "$d.out"
+	fail "VDR $name: streamdev-server does not listen"
+}
