@@ -68,22 +68,31 @@ fuzz-corpus: $(B)/fuzz/mkcorpus
 	$(B)/fuzz/mkcorpus $(FUZZ_SEEDS)
 
 # make check-fuzz: a short run of each harness for make check (proto
-# CHECK_FUZZ_TIME s, the others CHECK_FUZZ_TIME2 s); the last line is
+# CHECK_FUZZ_TIME s, beside the others, one after the other,
+# CHECK_FUZZ_TIME2 s each: one core each); the last line is
 # "N passed, N failed", a harness passing when nothing crashed.
 CHECK_FUZZ_TIME ?= 20
 CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
 check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG)
 	@mkdir -p $(B)/fuzz/artifacts/
-	@pass=0; fail=0; \
-	for h in "proto $(CHECK_FUZZ_TIME) 300000 $(FUZZ_SEEDS)" \
-		 "simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict" \
-		 "config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config"; do \
-		set -- $$h; name=$$1; log=$(B)/fuzz/check-$$1.log; \
+	@run() { \
+		name=$$1; log=$(B)/fuzz/check-$$1.log; \
 		mkdir -p $(B)/fuzz/corpus-$$1; \
-		if $(B)/fuzz/fuzz_$$1 -max_total_time=$$2 -max_len=$$3 $$5 \
+		$(B)/fuzz/fuzz_$$1 -max_total_time=$$2 -max_len=$$3 $$5 \
 			-artifact_prefix=$(B)/fuzz/artifacts/$$1- \
-			$(B)/fuzz/corpus-$$1 $$4 >$$log 2>&1; then \
+			$(B)/fuzz/corpus-$$1 $$4 >$$log 2>&1; \
+		echo $$? > $(B)/fuzz/check-$$1.rc; \
+	}; \
+	rm -f $(B)/fuzz/check-*.rc; \
+	run proto $(CHECK_FUZZ_TIME) 300000 $(FUZZ_SEEDS) & \
+	{ run simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict; \
+	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; }; \
+	wait; \
+	pass=0; fail=0; \
+	for name in proto simconf config; do \
+		log=$(B)/fuzz/check-$$name.log; \
+		if [ "$$(cat $(B)/fuzz/check-$$name.rc 2>/dev/null)" = 0 ]; then \
 			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
 			pass=$$((pass + 1)); \
 		else \
