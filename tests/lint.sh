@@ -22,13 +22,21 @@ result() {
 	fi
 }
 
+# the kernels' builds side by side, their results in order
+pids=()
 for k in "$@"; do
 	dir=$build/lint/$k
 	rm -rf "$dir" && mkdir -p "$dir/uapi"
 	cp kernel/*.c kernel/*.h kernel/Kbuild "$dir/" && cp kernel/uapi/vtuner.h "$dir/uapi/"
-	log=$dir/build.log
-	make -C "/lib/modules/$k/build" M="$(cd "$dir" && pwd)" W=1 C=2 modules >"$log" 2>&1
+	make -C "/lib/modules/$k/build" M="$(cd "$dir" && pwd)" W=1 C=2 modules >"$dir/build.log" 2>&1 &
+	pids+=($!)
+done
+i=0
+for k in "$@"; do
+	log=$build/lint/$k/build.log
+	wait "${pids[i]}"
 	rc=$?
+	i=$((i + 1))
 	if [ $rc = 0 ] && grep -E "warning:|error:|sparse:" "$log"; then
 		rc=1
 	fi
