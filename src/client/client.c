@@ -552,8 +552,8 @@ static void on_open_reply(const struct vtp_open_reply *r)
 
 /*
  * The applications' stream lacks PIDs while a SET_PIDS has failed: said
- * once (and again when it changes or ends) in the log, and all along in
- * the status file for vtunerctl.
+ * once in the log when it starts (and when it ends), and all along, with
+ * the PIDs missing now, in the status file for vtunerctl.
  */
 static void pids_result(uint32_t err, const char *text)
 {
@@ -569,8 +569,10 @@ static void pids_result(uint32_t err, const char *text)
 	snprintf(now, sizeof(now), "%s%s%s", text[0] ? text : "PIDs",
 		 strstr(text, strerror(err)) ? "" : ": ",
 		 strstr(text, strerror(err)) ? "" : strerror(err));
-	if (strcmp(now, C.pids_error))
+	if (!C.pids_error[0])
 		vt_err("server: %s (%u PIDs asked for)", now, C.pids->num);
+	else
+		vt_debug("server: %s (%u PIDs asked for)", now, C.pids->num);
 	snprintf(C.pids_error, sizeof(C.pids_error), "%s", now);
 }
 
