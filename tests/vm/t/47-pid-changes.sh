@@ -9,8 +9,9 @@
 # so that it falls back to the whole TS filtered in user space.  Through
 # vtuner the audio must have no continuity error and no duplicate, and at
 # least 90 % of the packets of the direct run; every PID the churn
-# filters must deliver there as it does directly.
-# vm-timeout: 300
+# filters must deliver there as it does directly.  Last, a vtunerd that
+# can open no filter at all: vtunerc reports the PIDs not delivered.
+# vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT
@@ -54,6 +55,11 @@ vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
 run 1 remote
 daemon_stop cli
 daemon_stop srv
+# each run on an adapter that was never tuned, as the first: vt-watch
+# sets its filter before it tunes (the TS of an earlier tune is not
+# what this test is about)
+vt_unload
+vt_load
 
 # A demux that refuses filters (hardware demuxes have few): here every
 # filter is a descriptor, and this vtunerd may have only a handful.  It
@@ -69,6 +75,45 @@ vtunerc_start cli2 /dev/vtunerc0 -s 10.99.0.1 -t 0
 run 1 fallback
 daemon_stop cli2
 daemon_stop srv2
+vt_unload
+vt_load
+
+# A demux that refuses every filter and the whole TS: the application's
+# stream lacks its PIDs, and vtunerc says so once, as an error naming
+# them, in its log, its status file and vtunerctl.  vtunerd gets no new
+# descriptor once its tuner is open (prlimit on the running process).
+vtunerd_start srv3 -v --adapter 0 -l 10.99.0.1:5911
+vtunerc_start cli3 /dev/vtunerc0 -s 10.99.0.1 -t 0 --status-file "$VT_RESULTS/vtunerc0.status"
+spid=$(cat "$VT_RESULTS/srv3.pid")
+sleep 0.5
+nfd=$(find "/proc/$spid/fd" -mindepth 1 | wc -l)
+prlimit --pid "$spid" --nofile="$nfd:$nfd" || fail "prlimit"
+"$VT_TOOLS/vt-pidchurn" -a 1 -d 3 -s 1000 "$audio" 17 >starved.churn 2>&1 ||
+	{ cat starved.churn; fail "vt-pidchurn on the starved server"; }
+cat starved.churn
+sleep 1.2
+errs=$(grep -c "error: server: .*not delivered" cli3.log || true)
+grep "not delivered" cli3.log || true
+[ "$errs" = 1 ] || fail "vtunerc logged $errs errors for the PIDs not delivered, not one"
+grep -q "error: server: PIDs $audio not delivered: Too many open files" cli3.log ||
+	fail "vtunerc's error does not name PID $audio and the reason"
+# the status file and vtunerctl say it while it lasts
+"$VT_TOOLS/vt-pidchurn" -a 1 -d 2.5 -s 5000 "$audio" >/dev/null 2>&1 &
+holder=$!
+sleep 1.5
+grep "^pids_error: PIDs $audio not delivered" vtunerc0.status ||
+	fail "status file: $(grep pids_error vtunerc0.status)"
+"$VT_BUILD/ctl/vtunerctl" --run "$VT_RESULTS" 0 | tee ctl.out
+grep -q "PID ERROR *PIDs $audio not delivered" ctl.out || fail "vtunerctl shows no PID error"
+wait "$holder"
+# descriptors again: the next change is delivered, and the error ends
+prlimit --pid "$spid" --nofile=1024:1024
+"$VT_TOOLS/vt-pidchurn" -a 1 -d 2.5 -s 5000 "$audio" >/dev/null 2>&1
+sleep 1.2
+grep -q "every PID asked for is delivered again" cli3.log || fail "vtunerc did not report the recovery"
+grep -q "^pids_error: -" vtunerc0.status || fail "status file after recovery: $(grep pids_error vtunerc0.status)"
+daemon_stop cli3
+daemon_stop srv3
 
 audio_packets() { sed -n "s/^pid=$audio packets=\([0-9]*\) .*/\1/p" "$1"; }
 [ -n "$(audio_packets direct.check)" ] || fail "no audio in the direct recording"
