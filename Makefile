@@ -9,6 +9,9 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ikernel/uapi -Isrc
+# Header dependencies come from the compiler: every rule that compiles
+# one source adds DEPFLAGS, and the .d files it writes are read below.
+DEPFLAGS := -MMD -MP
 
 # Kernels to build and test against: every /lib/modules/*/build present,
 # or KVERS="6.1.0-57-amd64 ..." on the command line.
@@ -32,6 +35,9 @@ include kernel/kernel.mk
 -include install.mk
 -include bench/bench.mk
 -include tests/setup.mk
+# (not those of the kernel builds or of the tree copy check-deb builds in)
+-include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/kernel -o \
+	-path $(B)/vidtv -o -path $(B)/vm \) -prune -o -name '*.d' -print 2>/dev/null)
 endif
 
 clean:

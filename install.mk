@@ -7,7 +7,6 @@
 #   make check-deb       build the Debian packages (debian/) from a copy
 #                        of the tree in $(B)/deb, check them, run lintian
 # Files under /etc are installed only when absent (local changes survive).
-include src/ctl/ctl.mk
 
 VT_VERSION     ?= 0.1
 PREFIX         ?= /usr/local

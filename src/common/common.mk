@@ -6,9 +6,9 @@ VTC_LIB  := $(B)/common/libvtcommon.a
 
 all: $(VTC_LIB)
 
-$(B)/common/%.o: src/common/%.c $(VTC_HDRS)
+$(B)/common/%.o: src/common/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(VTC_LIB): $(VTC_OBJS)
 	$(AR) rcs $@ $^

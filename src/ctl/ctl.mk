@@ -1,5 +1,5 @@
 # vtunerctl, the adapter status tool: $(B)/ctl/vtunerctl.
-# Included from install.mk.
+# Included from src/src.mk.
 VTCTL := $(B)/ctl/vtunerctl
 
 .PHONY: vtunerctl
@@ -8,4 +8,4 @@ vtunerctl: $(VTCTL)
 
 $(VTCTL): src/ctl/vtunerctl.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@

@@ -12,9 +12,9 @@ VTP_AUTH_LIBS := $(shell pkg-config --libs libsodium)
 
 all: $(VTP_LIB)
 
-$(B)/proto/%.o: src/proto/%.c $(VTP_HDRS)
+$(B)/proto/%.o: src/proto/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTP_LIB): $(VTP_OBJS)
 	$(AR) rcs $@ $^

@@ -5,40 +5,30 @@
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
 	    src/server/backend.c src/server/backend_dvb.c src/server/pidfilter.c \
 	    src/server/backend_sim.c src/server/announce.c src/server/auth.c
-VTD_HDRS := src/server/backend.h src/server/server.h src/server/announce.h \
-	    src/server/pidfilter.h \
-	    $(VTP_HDRS) \
-	    src/common/log.h
 VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))
 VTD_BIN  := $(B)/server/vtunerd
 VTD_PROBE := $(B)/server/vtunerd-probe
 
-# The DNS-SD announcement through Avahi when its client library is installed.
-VTD_AVAHI := $(shell pkg-config --exists avahi-client 2>/dev/null && echo y)
-ifeq ($(VTD_AVAHI),y)
-VTD_AVAHI_CFLAGS := -DHAVE_AVAHI $(shell pkg-config --cflags avahi-client)
-VTD_AVAHI_LIBS := $(shell pkg-config --libs avahi-client)
-endif
+# The DNS-SD announcement through Avahi when its client library is
+# installed (AVAHI_CFLAGS, AVAHI_LIBS: src/src.mk).
 
 ifneq ($(SIM_LIB),)
 VTD_SIM_CFLAGS := -DVTD_HAVE_SIM
-VTD_SIM_DEPS := $(SIM_LIB) $(SIM_HDRS)
 endif
 
 .PHONY: vtunerd
 all: vtunerd
 vtunerd: $(VTD_BIN) $(VTD_PROBE)
 
-$(B)/server/backend_sim.o: $(VTD_SIM_DEPS)
 
-$(B)/server/%.o: src/server/%.c $(VTD_HDRS)
+$(B)/server/%.o: src/server/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
-		$(VTD_AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
+		$(AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
-		$(VTC_LIB) $(SIM_LIBS) $(VTD_AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
+		$(VTC_LIB) $(SIM_LIBS) $(AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
 
 $(VTD_PROBE): $(B)/server/vtunerd-probe.o $(VTP_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(VTP_LIB) -o $@

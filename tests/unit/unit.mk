@@ -15,9 +15,9 @@ unit-tests: $(UNIT_TESTS)
 check-unit: $(UNIT_TESTS)
 	@tests/unit/run-tests.sh $(UNIT_TESTS)
 
-$(UNIT_DIR)/%.o: tests/unit/%.c tests/unit/vtp_samples.h $(VTP_HDRS)
+$(UNIT_DIR)/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UNIT_CFLAGS) -c $< -o $@
+	$(CC) $(UNIT_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_DIR)/vtp_samples.o $(VTP_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
@@ -27,6 +27,5 @@ $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
 # The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
-$(UNIT_DIR)/test_pidfilter.o: src/server/pidfilter.h
 $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@

@@ -26,9 +26,9 @@ SIM_TLIBS  := $(shell pkg-config --libs cmocka) $(SIM_LIBS)
 all: sim
 sim: $(SIM_LIB) $(SIM_GEN)
 
-$(B)/server/sim/%.o: src/server/sim/%.c $(SIM_HDRS)
+$(B)/server/sim/%.o: src/server/sim/%.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIM_DVBPSI_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIM_DVBPSI_CFLAGS) -c $< -o $@
 
 $(SIM_LIB): $(SIM_OBJS)
 	$(AR) rcs $@ $^
@@ -36,9 +36,9 @@ $(SIM_LIB): $(SIM_OBJS)
 $(SIM_GEN): $(B)/server/sim/vts-gen.o $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(SIM_LIBS) -o $@
 
-$(SIM_TDIR)/%.o: tests/unit/sim/%.c tests/unit/sim/tscheck.h $(SIM_HDRS)
+$(SIM_TDIR)/%.o: tests/unit/sim/%.c
 	@mkdir -p $(@D)
-	$(CC) $(SIM_TCFLAGS) -c $< -o $@
+	$(CC) $(SIM_TCFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB)
 	$(CC) $(CFLAGS) $^ $(SIM_TLIBS) -o $@
