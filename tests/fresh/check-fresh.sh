@@ -159,8 +159,9 @@ setup() {
 		"apt-get update -q && apt-get dist-upgrade -q && apt-get install -q --no-install-recommends $*"
 }
 
+# every root gets the same commit: the one cloned to $tree at the start
 clone() {
-	git clone -q --no-hardlinks "$top" "$1/root/vtuner"
+	git clone -q --no-hardlinks "$tree" "$1/root/vtuner"
 	echo "$(basename "$1"): the tree at $(git -C "$1/root/vtuner" log -1 --format='%h %s')"
 }
 
@@ -195,10 +196,19 @@ SH
 	chmod 755 "$r/usr/local/bin/uname" "$r/usr/local/sbin/modprobe" "$r/usr/local/sbin/insmod"
 }
 
+# The committed tree, and the marked blocks of its documents.
+tree=$work/tree
+rm -rf "$tree"
+git clone -q "$top" "$tree"
+echo "check-fresh: the tree at $(git -C "$tree" log -1 --format='%h %s')"
 docs=(README.md docs/install.md)
-cd "$top"
-mapfile -t blocks < <(tests/fresh/doc-blocks.sh --list "${docs[@]}") ||
-	die "doc-blocks.sh failed"
+cd "$tree"
+blocks=()
+if ! list=$(tests/fresh/doc-blocks.sh --list "${docs[@]}"); then
+	fail "the marked blocks of ${docs[*]}: doc-blocks.sh failed"
+elif [ -n "$list" ]; then
+	mapfile -t blocks <<<"$list"
+fi
 
 # docs_root NAME: the marked blocks of root NAME, each its own case
 docs_root() {
@@ -215,7 +225,10 @@ docs_root() {
 			f=${fl%:*}
 			l=${fl##*:}
 			n=$((n + 1))
-			tests/fresh/doc-blocks.sh --block "$f" "$l" >"$r/root/block.sh"
+			tests/fresh/doc-blocks.sh --block "$f" "$l" >"$r/root/block.sh" || {
+				fail "$name: $fl: no block there"
+				break
+			}
 			step "$r" "$log" "$name: $fl, as written" \
 				"cd /root/vtuner && bash -e -v /root/block.sh" || break
 		done

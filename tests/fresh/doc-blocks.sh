@@ -10,7 +10,8 @@
 # the source tree.
 #   doc-blocks.sh --list FILE...      FILE:LINE ROOT, one line per block
 #   doc-blocks.sh --block FILE LINE   the text of the block marked at LINE
-# Exits 1 if a marker is not followed by a code block.
+# Exits 1 if a marker is not followed by a code block, or (--block) if
+# there is no marked block at LINE.
 set -euo pipefail
 
 die() { echo "doc-blocks: $*" >&2; exit 1; }
@@ -23,6 +24,7 @@ blocks() {
 	function start(kind) {
 		state = kind
 		if (want == "") print file ":" mline " " root
+		else if (mline == want) found = 1
 	}
 	state == "fenced" {
 		if ($0 ~ /^```/) { state = ""; next }
@@ -49,6 +51,10 @@ blocks() {
 	END {
 		if (state == "marked") {
 			printf "doc-blocks: %s:%d: no code block after the marker\n", file, mline > "/dev/stderr"
+			bad = 1
+		}
+		if (want != "" && !found) {
+			printf "doc-blocks: %s:%d: no marked block there\n", file, want > "/dev/stderr"
 			bad = 1
 		}
 		exit bad
