@@ -10,7 +10,7 @@
 #   mumudvb       the service over HTTP unicast (/bysid/2176)
 #   VDR           its streamdev-server plugin streams the channel over HTTP
 #   VLC           dvb-t:// with --program 2176; the audio transcoded to
-#                 MP2 and muxed into a file, 10 s
+#                 MP2, muxed and sent as UDP
 # The network streams are recorded for 7 s from their first byte
 # (ts_receive in lib.sh).
 #
@@ -28,7 +28,7 @@ set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {
 	local p
-	for p in dvblast mumudvb vdr syslogd; do
+	for p in dvblast mumudvb vdr vlc syslogd; do
 		[ ! -e "$VT_RESULTS/$p.pid" ] || kill "$(cat "$VT_RESULTS/$p.pid")" 2>/dev/null || true
 	done
 	cp "$VDR_SYSLOG" "$VT_RESULTS/syslog" 2>/dev/null || true
@@ -40,8 +40,6 @@ rec=/tmp/rec
 mkdir -p "$rec"
 chmod 1777 "$rec"
 secs=7
-# VLC's run time counts from its tune, which takes longer through vtuner
-vlc_secs=10
 ip link set lo up
 
 vidtv_load
@@ -109,9 +107,13 @@ stream() {
 	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env HOME=/tmp cvlc -v --no-video-title-show \
 		"dvb-t://frequency=474000000:bandwidth=8" --dvb-adapter="$a" --program=2176 \
-		--sout "#transcode{acodec=mpga,ab=128}:std{access=file,mux=ts,dst=$rec/$s-vlc.ts}" \
-		--run-time="$vlc_secs" vlc://quit >"$s-vlc.out" 2>&1 ||
-		{ tail -n 5 "$s-vlc.out"; log "$s: VLC failed"; }
+		--sout "#transcode{acodec=mpga,ab=128}:std{access=udp,mux=ts,dst=127.0.0.1:5006}" \
+		--run-time=40 vlc://quit >"$s-vlc.out" 2>&1 &
+	echo $! >"$VT_RESULTS/vlc.pid"
+	# its first second: what it had buffered before it started sending
+	ts_receive udp://127.0.0.1:5006 "$secs" "$rec/$s-vlc.ts" 1 ||
+		{ tail -n 5 "$s-vlc.out"; log "$s: VLC: no stream"; }
+	daemon_stop vlc
 	pid=$(grep -c "cannot demux data fast enough" "$s-vlc.out" || true)
 	log "$s: VLC's dvr overflows: $pid"
 }

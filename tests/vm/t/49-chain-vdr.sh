@@ -24,9 +24,12 @@ cleanup() {
 		[ ! -e "$VT_RESULTS/$p.pid" ] || kill "$(cat "$VT_RESULTS/$p.pid")" 2>/dev/null || true
 	done
 	cp "$VDR_SYSLOG" "$VT_RESULTS/syslog" 2>/dev/null || true
+	# the stream, for a look when the test failed
+	[ "$passed" = 1 ] || cp /tmp/vdr.ts "$VT_RESULTS/" 2>/dev/null || true
 	netns_cleanup
 }
 trap cleanup EXIT
+passed=0
 
 gen=$VT_BUILD/server/sim/vts-gen
 [ -x "$gen" ] || fail "$gen not built (make all)"
@@ -172,6 +175,11 @@ grep -q "codec_name=mpeg2video|codec_type=video|width=720|height=576" probe.txt 
 	fail "ffprobe finds no 720x576 MPEG-2 video"
 grep -q "codec_name=mp2|codec_type=audio|bit_rate=192000" probe.txt ||
 	fail "ffprobe finds no 192 kbit/s MP2 audio"
+# the video's rate as its sequence header says (CPB properties)
+ffprobe -v error -select_streams v -show_entries stream_side_data=max_bitrate \
+	-of compact /tmp/vdr.ts >probe-video.txt
+grep -q "max_bitrate=$video_rate$" probe-video.txt ||
+	fail "ffprobe: the video's bit rate is not $video_rate: $(cat probe-video.txt)"
 # The rate of each stream from ffprobe's packets: its bytes over its PTS
 # span (plus one packet's duration).  The sim's video_bitrate is the TS
 # rate of the video PID, of which 184 of 188 bytes are payload; its PES
@@ -182,7 +190,7 @@ grep -q "codec_name=mp2|codec_type=audio|bit_rate=192000" probe.txt ||
 ffprobe -v error -show_entries packet=stream_index,pts_time,duration_time,size \
 	-of csv=p=0:nk=1 /tmp/vdr.ts |
 	awk -F, -v v="$video_rate" '
-	NF == 4 && $2 != "N/A" {
+	NF >= 4 && $2 != "N/A" {	# a packet with side data has a 5th, empty field
 		k = $1; n[k]++; s[k] += $4; if (!(k in f)) f[k] = $2; l[k] = $2; d[k] = $3
 	}
 	END {
@@ -204,3 +212,4 @@ daemon_stop hop2
 daemon_stop srv2
 daemon_stop hop1
 daemon_stop srv
+passed=1
