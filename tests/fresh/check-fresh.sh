@@ -111,6 +111,8 @@ new_root() {
 	mkdir -p "$r"
 	tar -C "$r" --numeric-owner -xpzf "$base"
 	cp /etc/resolv.conf "$r/etc/resolv.conf"
+	# the chroot has this machine's host name: a machine knows its own
+	printf '127.0.1.1\t%s\n' "$(hostname)" >>"$r/etc/hosts"
 	printf '#!/bin/sh\n# check-fresh: no service starts in a chroot\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
 	chmod 755 "$r/usr/sbin/policy-rc.d"
 	echo 'APT::Get::Assume-Yes "true";' >"$r/etc/apt/apt.conf.d/90check-fresh"
