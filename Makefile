@@ -8,7 +8,13 @@ B       ?= build
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ikernel/uapi -Isrc
+# The version of the module, both daemons, vtunerctl and the packages:
+# set only in debian/changelog (its first entry, upstream part).
+vt_lp := (
+vt_rp := )
+VT_VERSION ?= $(shell sed -n '1s/^[^$(vt_lp)]*.\([^$(vt_rp)-]*\).*/\1/p' debian/changelog)
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ikernel/uapi -Isrc \
+	       -DVT_VERSION='"$(VT_VERSION)"'
 # Header dependencies come from the compiler: every rule that compiles
 # one source adds DEPFLAGS, and the .d files it writes are read below.
 DEPFLAGS := -MMD -MP
@@ -37,7 +43,7 @@ include kernel/kernel.mk
 -include tests/setup.mk
 # (not those of the kernel builds or of the tree copy check-deb builds in)
 -include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/kernel -o \
-	-path $(B)/vidtv -o -path $(B)/vm \) -prune -o -name '*.d' -print 2>/dev/null)
+	-path $(B)/vidtv -o -path $(B)/vm \) -prune -o -type f -name '*.d' -print 2>/dev/null)
 endif
 
 clean:

@@ -8,7 +8,6 @@
 #                        of the tree in $(B)/deb, check them, run lintian
 # Files under /etc are installed only when absent (local changes survive).
 
-VT_VERSION     ?= 0.1
 PREFIX         ?= /usr/local
 SBINDIR        ?= $(PREFIX)/sbin
 MANDIR         ?= $(PREFIX)/share/man

@@ -8,8 +8,9 @@ all: module
 .PHONY: module
 module: $(KMODS)
 
-$(B)/kernel/%/vtunerc.ko: $(KSRC)
+$(B)/kernel/%/vtunerc.ko: $(KSRC) debian/changelog
 	@mkdir -p $(B)/kernel/$*/uapi
 	cp kernel/*.c kernel/*.h kernel/Kbuild $(B)/kernel/$*/
 	cp kernel/uapi/vtuner.h $(B)/kernel/$*/uapi/
-	$(MAKE) -C /lib/modules/$*/build M=$(abspath $(B)/kernel/$*) W=1 modules
+	$(MAKE) -C /lib/modules/$*/build M=$(abspath $(B)/kernel/$*) W=1 \
+		VTUNERC_VERSION=$(VT_VERSION) modules

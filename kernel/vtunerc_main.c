@@ -165,4 +165,4 @@ module_exit(vtunerc_exit);
 MODULE_DESCRIPTION("Virtual DVB adapters driven from user space (vtuner)");
 MODULE_AUTHOR("The vtuner developers");
 MODULE_LICENSE("GPL");
-MODULE_VERSION("1.0");
+MODULE_VERSION(VTUNERC_VERSION);

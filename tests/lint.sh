@@ -28,7 +28,8 @@ for k in "$@"; do
 	dir=$build/lint/$k
 	rm -rf "$dir" && mkdir -p "$dir/uapi"
 	cp kernel/*.c kernel/*.h kernel/Kbuild "$dir/" && cp kernel/uapi/vtuner.h "$dir/uapi/"
-	make -C "/lib/modules/$k/build" M="$(cd "$dir" && pwd)" W=1 C=2 modules >"$dir/build.log" 2>&1 &
+	make -C "/lib/modules/$k/build" M="$(cd "$dir" && pwd)" W=1 C=2 \
+		VTUNERC_VERSION=lint modules >"$dir/build.log" 2>&1 &
 	pids+=($!)
 done
 i=0

@@ -18,6 +18,9 @@ $(B)/client/%.o: src/client/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# the version is debian/changelog's
+$(B)/client/main.o: debian/changelog
+
 $(VTUNERC): $(VC_OBJS) $(VTP_LIB) $(VTC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(VC_OBJS) $(VTP_LIB) $(VTC_LIB) $(AVAHI_LIBS) \
 		$(VTP_AUTH_LIBS)

@@ -22,7 +22,6 @@
 #include "common/config.h"
 #include "common/log.h"
 
-#define VTUNERC_VERSION	"0.1"
 
 static void usage(FILE *f)
 {
@@ -245,7 +244,7 @@ static void handle_opt(int c, const char *arg, void *unused)
 		exit(0);
 	case 'V':
 		printf("vtunerc %s (wire protocol %d, control ABI %d)\n",
-		       VTUNERC_VERSION, VTP_VERSION_MAX,
+		       VT_VERSION, VTP_VERSION_MAX,
 		       VTUNER_ABI_VERSION);
 		exit(0);
 	default:

@@ -6,6 +6,6 @@ VTCTL := $(B)/ctl/vtunerctl
 all: vtunerctl
 vtunerctl: $(VTCTL)
 
-$(VTCTL): src/ctl/vtunerctl.c
+$(VTCTL): src/ctl/vtunerctl.c debian/changelog
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@

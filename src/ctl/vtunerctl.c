@@ -20,7 +20,6 @@
 #include <time.h>
 
 #define PROG		"vtunerctl"
-#define VERSION		"0.1"
 #define MAX_KEYS	48
 #define STALE_S		5	/* a status file older than that is stale */
 
@@ -366,7 +365,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf(PROG " " VERSION "\n");
+			printf(PROG " " VT_VERSION "\n");
 			return 0;
 		default:
 			fprintf(stderr, "Try '" PROG " --help' for more "

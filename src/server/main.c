@@ -23,9 +23,6 @@
 #include "server/backend.h"
 #include "server/server.h"
 
-#ifndef VTUNERD_VERSION
-#define VTUNERD_VERSION "0.1"
-#endif
 
 #define PROG "vtunerd"
 #define MAX_ADAPTERS VTD_MAX_TUNERS
@@ -346,7 +343,7 @@ static void handle_opt(int opt, const char *arg, void *unused)
 	case OPT_CHECK:
 		break;		/* seen by main() */
 	case 'V':
-		printf(PROG " " VTUNERD_VERSION " (protocol %d..%d)\n",
+		printf(PROG " " VT_VERSION " (protocol %d..%d)\n",
 		       VTP_VERSION_MIN, VTP_VERSION_MAX);
 		exit(0);
 	default:
@@ -485,7 +482,7 @@ int main(int argc, char **argv)
 		vtd_tuners_free(&tuners);
 		return 1;
 	}
-	vt_notice(PROG " " VTUNERD_VERSION ": %u tuner%s", tuners.num,
+	vt_notice(PROG " " VT_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
 	ann = NULL;
 	if (O.announce) {

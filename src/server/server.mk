@@ -26,6 +26,9 @@ $(B)/server/%.o: src/server/%.c
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTD_SIM_CFLAGS) \
 		$(AVAHI_CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
+# the version is debian/changelog's
+$(B)/server/main.o: debian/changelog
+
 $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
 		$(VTC_LIB) $(SIM_LIBS) $(AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@

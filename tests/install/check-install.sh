@@ -64,9 +64,15 @@ check "units: ExecStart in $PREFIX/sbin" \
 
 # the installed programs
 sb=$ROOT$PREFIX/sbin
-check "vtunerd --version" quiet "$sb/vtunerd" --version
-check "vtunerc --version" quiet "$sb/vtunerc" --version
-check "vtunerctl --version" quiet "$sb/vtunerctl" --version
+# one version (debian/changelog's) for the programs and the module
+for f in vtunerd vtunerc vtunerctl; do
+	check "$f --version: $VT_VERSION" grep -q "^$f $VT_VERSION\b" <("$sb/$f" --version)
+done
+for k in $KVERS; do
+	[ -f "$B/kernel/$k/vtunerc.ko" ] || continue
+	check "vtunerc.ko for $k: version $VT_VERSION" \
+		test "$(modinfo -F version "$B/kernel/$k/vtunerc.ko")" = "$VT_VERSION"
+done
 for d in vtunerd vtunerc; do
 	conf=$ROOT/etc/vtuner/$d.conf
 	check "$d --check on the installed $d.conf" quiet "$sb/$d" --config "$conf" --check
