@@ -315,7 +315,7 @@ static void session_close(void)
 
 static void session_lost(const char *fmt, ...)
 {
-	uint64_t now = net_now();
+	uint64_t now = vt_now_ns();
 	char why[256];
 	va_list ap;
 
@@ -348,7 +348,7 @@ static void session_lost(const char *fmt, ...)
 
 static void session_start(void)
 {
-	uint64_t now = net_now();
+	uint64_t now = vt_now_ns();
 	int ret;
 
 	if (!C.ai && net_resolve(C.o->host, C.o->port, &C.ai) < 0) {
@@ -373,7 +373,7 @@ static void session_start(void)
 static void on_connected(void)
 {
 	C.st = S_HELLO;
-	C.next_keepalive = net_now() + KEEPALIVE_PERIOD;
+	C.next_keepalive = vt_now_ns() + KEEPALIVE_PERIOD;
 	if (C.o->psk) {
 		/* LIST_TUNERS once both sides have proved the key */
 		memset(&C.actx, 0, sizeof(C.actx));
@@ -438,7 +438,7 @@ static void log_tuner(const struct vtp_tuner *t)
 
 	for (i = 0; i < t->num_delsys && off < sizeof(ds); i++)
 		off += snprintf(ds + off, sizeof(ds) - off, "%s%s",
-				i ? "," : "", props_delsys_name(t->delsys[i]));
+				i ? "," : "", vt_delsys_name(t->delsys[i]));
 	vt_debug("  tuner %u: '%s' %s%s", t->index, t->name, ds,
 		 t->flags & VTP_TUNER_BUSY ? " (busy)" : "");
 }
@@ -510,7 +510,7 @@ static void configure_adapter(void)
 
 static void on_open_reply(const struct vtp_open_reply *r)
 {
-	uint64_t now = net_now();
+	uint64_t now = vt_now_ns();
 	int ret;
 
 	C.index = r->index;
@@ -617,7 +617,7 @@ static void on_status(const struct vtp_status *s)
 
 static void on_keepalive_reply(struct vc_conn *c, uint64_t stamp)
 {
-	uint64_t now = net_now(), rtt = now > stamp ? now - stamp : 0;
+	uint64_t now = vt_now_ns(), rtt = now > stamp ? now - stamp : 0;
 
 	if (c == &C.dc) {
 		C.data_rtt = rtt;
@@ -653,7 +653,7 @@ static void on_ts(const struct vtp_ts *ts)
 /* One decoded frame m from connection c; false if the session ended. */
 static bool on_frame(struct vc_conn *c, const struct vtp_msg *m)
 {
-	c->last_rx = net_now();
+	c->last_rx = vt_now_ns();
 	switch (m->hdr.type) {
 	case VTP_HELLO_REPLY:
 		if (c != &C.cc || C.st != S_HELLO)
@@ -827,7 +827,7 @@ static void kernel_sec(const struct vtuner_message *m, struct sec_op *op)
 	}
 	C.kmsg = *m;
 	C.kpending = true;
-	C.kdeadline = net_now() + SEC_ANSWER_TIMEOUT;
+	C.kdeadline = vt_now_ns() + SEC_ANSWER_TIMEOUT;
 	id = send_sec(op);
 	if (id > 0)
 		C.kreqid = id;
@@ -1143,7 +1143,7 @@ static int setup(const struct vc_opts *o)
 
 static void teardown(void)
 {
-	uint64_t dt = net_now() - C.started;
+	uint64_t dt = vt_now_ns() - C.started;
 
 	kernel_answer(NULL);
 	session_close();
@@ -1178,25 +1178,22 @@ static short conn_events(const struct vc_conn *c)
 	return POLLIN | (vtp_writer_pending(&c->wr) ? POLLOUT : 0);
 }
 
-int client_run(const struct vc_opts *o, int ready_fd)
+int client_run(const struct vc_opts *o, void (*ready)(bool ok))
 {
 	struct pollfd pfd[5];
 	int n, i_ctrl, i_cc, i_dc, cc_fd, dc_fd;
 	uint64_t now;
 
 	if (setup(o) < 0) {
-		if (ready_fd >= 0 && write(ready_fd, "1", 1) < 0)
-			vt_debug("readiness pipe: %s", strerror(errno));
+		if (ready)
+			ready(false);
 		return 1;
 	}
-	if (ready_fd >= 0) {
-		if (write(ready_fd, "0", 1) < 0)
-			vt_debug("readiness pipe: %s", strerror(errno));
-		close(ready_fd);
-	}
+	if (ready)
+		ready(true);
 	vt_info("%s <- tuner %s of %s:%s", o->sink ? o->sink : o->device,
 		o->tuner >= 0 ? "(-t)" : "(first free)", o->host, o->port);
-	C.started = now = net_now();
+	C.started = now = vt_now_ns();
 	C.next_report = now + REPORT_PERIOD;
 	C.last_report = now;
 	C.reconnect_at = now;
@@ -1262,7 +1259,7 @@ int client_run(const struct vc_opts *o, int ready_fd)
 			conn_event(&C.cc, pfd[i_cc].revents);
 		if (i_dc >= 0 && C.dc.fd == dc_fd && pfd[i_dc].revents)
 			conn_event(&C.dc, pfd[i_dc].revents);
-		timers(net_now());
+		timers(vt_now_ns());
 	}
 	teardown();
 	return C.exit_code;

@@ -12,6 +12,7 @@
 
 #include "client/ctrl.h"
 #include "client/props.h"
+#include "common/dvb.h"
 #include "common/log.h"
 
 int ctrl_open(struct vc_ctrl *c, const char *path)
@@ -63,7 +64,7 @@ void ctrl_close(struct vc_ctrl *c)
 /* DVBv3 type for the unit of SET_FE_INFO: FE_QPSK means kHz. */
 static enum fe_type fe_type_of(unsigned delsys)
 {
-	if (props_delsys_is_sat(delsys))
+	if (vt_delsys_is_sat(delsys))
 		return FE_QPSK;
 	switch (delsys) {
 	case SYS_DVBC_ANNEX_A:
@@ -123,8 +124,8 @@ int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 	if (!t->freq_max)
 		return 0;
 	for (i = 1; i < d.num; i++) {
-		if (props_delsys_is_sat(d.delsys[i]) !=
-		    props_delsys_is_sat(d.delsys[0])) {
+		if (vt_delsys_is_sat(d.delsys[i]) !=
+		    vt_delsys_is_sat(d.delsys[0])) {
 			vt_debug("%s: satellite and other systems: default "
 				 "frequency limits kept", c->path);
 			return 0;
@@ -280,20 +281,7 @@ int ctrl_write_ts(int fd, const uint8_t *buf, size_t len)
 
 const char *ctrl_msg_name(int type)
 {
-	switch (type) {
-	case MSG_SET_FRONTEND: return "SET_FRONTEND";
-	case MSG_GET_FRONTEND: return "GET_FRONTEND";
-	case MSG_READ_STATUS: return "READ_STATUS";
-	case MSG_READ_BER: return "READ_BER";
-	case MSG_READ_SIGNAL_STRENGTH: return "READ_SIGNAL_STRENGTH";
-	case MSG_READ_SNR: return "READ_SNR";
-	case MSG_READ_UCBLOCKS: return "READ_UCBLOCKS";
-	case MSG_SET_TONE: return "SET_TONE";
-	case MSG_SET_VOLTAGE: return "SET_VOLTAGE";
-	case MSG_ENABLE_HIGH_VOLTAGE: return "ENABLE_HIGH_VOLTAGE";
-	case MSG_SEND_DISEQC_MSG: return "SEND_DISEQC_MSG";
-	case MSG_SEND_DISEQC_BURST: return "SEND_DISEQC_BURST";
-	case MSG_PIDLIST: return "PIDLIST";
-	default: return "unknown message";
-	}
+	const char *n = vt_msg_name(type);
+
+	return n ? n : "unknown message";
 }

@@ -233,7 +233,7 @@ out:
 static int wait_conn(struct vc_conn *c, short events, uint64_t deadline)
 {
 	struct pollfd p = { .fd = c->fd, .events = events };
-	uint64_t now = net_now();
+	uint64_t now = vt_now_ns();
 	int r;
 
 	if (now >= deadline)
@@ -247,7 +247,7 @@ static int wait_conn(struct vc_conn *c, short events, uint64_t deadline)
 /* HELLO and LIST_TUNERS on one address: 0, or -1 and s->err. */
 static int query_addr(struct server *s, const struct addr *ad)
 {
-	uint64_t deadline = net_now() + QUERY_MS * 1000000ULL;
+	uint64_t deadline = vt_now_ns() + QUERY_MS * 1000000ULL;
 	struct addrinfo hints = {
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
@@ -379,7 +379,7 @@ static void delsys_str(const struct vtp_tuner *t, char *buf, size_t cap)
 	buf[0] = 0;
 	for (i = 0; i < t->num_delsys && off < cap; i++)
 		off += snprintf(buf + off, cap - off, "%s%s", i ? "," : "",
-				props_delsys_name(t->delsys[i]));
+				vt_delsys_name(t->delsys[i]));
 }
 
 int discover_list(double timeout_s)
@@ -481,7 +481,7 @@ int discover_pick(struct vc_opts *o, double timeout_s)
 	for (d = 0; d < o->num_delsys && off < sizeof(want); d++)
 		off += snprintf(want + off, sizeof(want) - off, "%s%s",
 				d ? "," : " with ",
-				props_delsys_name(o->delsys[d]));
+				vt_delsys_name(o->delsys[d]));
 	vt_err("no free tuner%s on %u server%s%s", want, D.num,
 	       D.num == 1 ? "" : "s",
 	       unreachable == D.num ? " (none reachable)" :

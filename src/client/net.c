@@ -20,14 +20,6 @@
 /* Largest request: SET_PIDS with VTP_MAX_PIDS entries. */
 static uint8_t scratch[VTP_HDR_LEN + 4 + 2 * VTP_MAX_PIDS];
 
-uint64_t net_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 int net_parse_server(const char *s, char *host, size_t hlen, char *port,
 		     size_t plen)
 {
@@ -129,7 +121,7 @@ int conn_start(struct vc_conn *c, const struct addrinfo *ai)
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(c->fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	c->next_reqid = 1;
-	c->last_rx = net_now();
+	c->last_rx = vt_now_ns();
 	if (connect(c->fd, ai->ai_addr, ai->ai_addrlen) == 0) {
 		c->connecting = false;
 		return 0;
@@ -153,7 +145,7 @@ int conn_finish(struct vc_conn *c)
 	if (err)
 		return -err;
 	c->connecting = false;
-	c->last_rx = net_now();
+	c->last_rx = vt_now_ns();
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <netdb.h>
 
+#include "common/clock.h"
 #include "proto/vtp.h"
 #include "proto/vtp_io.h"
 
@@ -76,6 +77,5 @@ int net_keepalive_reply(struct vc_conn *c, uint32_t reqid, uint64_t stamp);
 int net_error(struct vc_conn *c, uint32_t reqid, uint32_t err,
 	      const char *msg);
 
-uint64_t net_now(void);		/* CLOCK_MONOTONIC, ns */
 
 #endif

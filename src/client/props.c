@@ -17,18 +17,6 @@ struct name_val {
 	unsigned val;
 };
 
-static const struct name_val delsys_names[] = {
-	{ "DVBC_ANNEX_A", SYS_DVBC_ANNEX_A }, { "DVBC", SYS_DVBC_ANNEX_A },
-	{ "DVBC_ANNEX_B", SYS_DVBC_ANNEX_B }, { "DVBT", SYS_DVBT },
-	{ "DSS", SYS_DSS }, { "DVBS", SYS_DVBS }, { "DVBS2", SYS_DVBS2 },
-	{ "DVBH", SYS_DVBH }, { "ISDBT", SYS_ISDBT }, { "ISDBS", SYS_ISDBS },
-	{ "ISDBC", SYS_ISDBC }, { "ATSC", SYS_ATSC }, { "ATSCMH", SYS_ATSCMH },
-	{ "DTMB", SYS_DTMB }, { "CMMB", SYS_CMMB }, { "DAB", SYS_DAB },
-	{ "DVBT2", SYS_DVBT2 }, { "TURBO", SYS_TURBO },
-	{ "DVBC_ANNEX_C", SYS_DVBC_ANNEX_C },
-	{ NULL, 0 }
-};
-
 static const struct name_val modulation_names[] = {
 	{ "QPSK", QPSK }, { "QAM_16", QAM_16 }, { "QAM_32", QAM_32 },
 	{ "QAM_64", QAM_64 }, { "QAM_128", QAM_128 }, { "QAM_256", QAM_256 },
@@ -99,7 +87,7 @@ struct prop_name {
 };
 
 static const struct prop_name prop_names[] = {
-	{ "DELIVERY_SYSTEM", DTV_DELIVERY_SYSTEM, delsys_names },
+	{ "DELIVERY_SYSTEM", DTV_DELIVERY_SYSTEM, NULL },	/* vt_delsys_parse */
 	{ "FREQUENCY", DTV_FREQUENCY, NULL },
 	{ "INVERSION", DTV_INVERSION, inversion_names },
 	{ "MODULATION", DTV_MODULATION, modulation_names },
@@ -141,6 +129,18 @@ static bool name_eq(const char *a, const char *b, size_t alen)
 	}
 }
 
+/* vt_delsys_parse() of s[0..len), or -1. */
+static int delsys_of(const char *s, size_t len)
+{
+	char name[32];
+
+	if (len >= sizeof(name))
+		return -1;
+	memcpy(name, s, len);
+	name[len] = 0;
+	return vt_delsys_parse(name);
+}
+
 static const struct name_val *find_val(const struct name_val *t,
 				       const char *s, size_t len)
 {
@@ -148,31 +148,6 @@ static const struct name_val *find_val(const struct name_val *t,
 		if (name_eq(s, t->name, len))
 			return t;
 	return NULL;
-}
-
-int props_delsys(const char *name)
-{
-	const struct name_val *v = find_val(delsys_names, name, strlen(name));
-
-	return v ? (int)v->val : -1;
-}
-
-const char *props_delsys_name(unsigned delsys)
-{
-	static char buf[16];
-	const struct name_val *t;
-
-	for (t = delsys_names; t->name; t++)
-		if (t->val == delsys && strcmp(t->name, "DVBC"))
-			return t->name;
-	snprintf(buf, sizeof(buf), "SYS_%u", delsys);
-	return buf;
-}
-
-bool props_delsys_is_sat(unsigned delsys)
-{
-	return delsys == SYS_DVBS || delsys == SYS_DVBS2 ||
-	       delsys == SYS_TURBO || delsys == SYS_DSS || delsys == SYS_ISDBS;
 }
 
 /* A u32 in decimal or 0x hex filling all of s[0..len). */
@@ -245,6 +220,9 @@ int props_parse_tune(const char *s, struct vtp_tune *t, char *err,
 		v = find_val(pn->values, eq + 1, len - nlen - 1);
 		if (v)
 			val = v->val;
+		else if (cmd == DTV_DELIVERY_SYSTEM &&
+			 delsys_of(eq + 1, len - nlen - 1) >= 0)
+			val = (unsigned)delsys_of(eq + 1, len - nlen - 1);
 		else if (parse_u32(eq + 1, len - nlen - 1, &val)) {
 			snprintf(err, errlen, "bad value '%.*s' of %.*s",
 				 (int)(len - nlen - 1), eq + 1, (int)nlen, p);
@@ -324,9 +302,9 @@ int props_parse_delsys(const char *s, unsigned char *delsys, int max,
 	while (*q) {
 		const char *comma = strchr(q, ',');
 		size_t len = comma ? (size_t)(comma - q) : strlen(q);
-		const struct name_val *v = find_val(delsys_names, q, len);
+		int d = delsys_of(q, len);
 
-		if (!v) {
+		if (d < 0) {
 			snprintf(err, errlen, "unknown delivery system '%.*s'",
 				 (int)len, q);
 			return -1;
@@ -336,7 +314,7 @@ int props_parse_delsys(const char *s, unsigned char *delsys, int max,
 				 max);
 			return -1;
 		}
-		delsys[n++] = v->val;
+		delsys[n++] = (unsigned char)d;
 		q += len;
 		if (*q == ',')
 			q++;
@@ -367,8 +345,8 @@ void props_describe(const struct vtp_tune *t, char *buf, size_t cap)
 
 	find_prop(t, DTV_DELIVERY_SYSTEM, &ds);
 	find_prop(t, DTV_FREQUENCY, &f);
-	n = snprintf(buf, cap, "%s %u %s", props_delsys_name(ds), f,
-		     props_delsys_is_sat(ds) ? "kHz" : "Hz");
+	n = snprintf(buf, cap, "%s %u %s", vt_delsys_name(ds), f,
+		     vt_delsys_is_sat(ds) ? "kHz" : "Hz");
 	if (find_prop(t, DTV_SYMBOL_RATE, &sr) && sr && n > 0 &&
 	    (size_t)n < cap)
 		snprintf(buf + n, cap - n, " sr %u", sr);

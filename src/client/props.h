@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * props.h - names of DVB delivery systems and DTV_* properties, and the
- * parsers of the --tune, --pids and --delsys option values.
+ * props.h - names of DTV_* properties, and the parsers of the --tune,
+ * --pids and --delsys option values (delivery system names: common/dvb.h).
  */
 #ifndef VC_PROPS_H
 #define VC_PROPS_H
@@ -9,14 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/dvb.h"
 #include "proto/vtp.h"
-
-/* enum fe_delivery_system of a name ("DVBS2", "dvb-s2"), or -1. */
-int props_delsys(const char *name);
-/* Name of a delivery system ("DVBS2"), or "SYS_<n>" in a static buffer. */
-const char *props_delsys_name(unsigned delsys);
-/* Satellite systems: frequencies in kHz. */
-bool props_delsys_is_sat(unsigned delsys);
 
 /*
  * "DELIVERY_SYSTEM=DVBS2,FREQUENCY=11362000,..." into t (seq untouched):

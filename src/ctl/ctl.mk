@@ -6,6 +6,7 @@ VTCTL := $(B)/ctl/vtunerctl
 all: vtunerctl
 vtunerctl: $(VTCTL)
 
-$(VTCTL): src/ctl/vtunerctl.c debian/changelog
+$(VTCTL): src/ctl/vtunerctl.c debian/changelog $(VTC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
+		$(VTC_LIB) -o $@

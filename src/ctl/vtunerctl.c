@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/dvb.h"
+
 #define PROG		"vtunerctl"
 #define MAX_KEYS	48
 #define STALE_S		5	/* a status file older than that is stale */
@@ -95,19 +97,6 @@ static const char *getd(const struct kv *kv, const char *key)
 	return v ? v : "-";
 }
 
-/* enum fe_delivery_system of linux/dvb/frontend.h */
-static const char *const delsys_names[] = {
-	"UNDEFINED", "DVBC/ANNEX_A", "DVBC/ANNEX_B", "DVBT", "DSS", "DVBS",
-	"DVBS2", "DVBH", "ISDBT", "ISDBS", "ISDBC", "ATSC", "ATSCMH", "DTMB",
-	"CMMB", "DAB", "DVBT2", "TURBO", "DVBC/ANNEX_C", "DVBC2",
-};
-
-static const char *delsys_name(unsigned long d)
-{
-	return d < sizeof(delsys_names) / sizeof(delsys_names[0]) ?
-	       delsys_names[d] : "?";
-}
-
 /* fe_status bits, as dvb-fe-tool shows them */
 static void status_words(unsigned long st, char *buf, size_t cap)
 {
@@ -156,7 +145,7 @@ static void print_human(unsigned int idx, const struct kv *p,
 
 		if (end == v)
 			break;
-		printf(" %s", delsys_name(d));
+		printf(" %s", vt_delsys_name(d));
 		v = end;
 	}
 	printf("\n");
@@ -258,7 +247,7 @@ static void json_list(const char *v, bool names)
 			putchar(',');
 		first = false;
 		if (names)
-			json_str(delsys_name(d));
+			json_str(vt_delsys_name(d));
 		else
 			printf("%lu", d);
 		v = end;

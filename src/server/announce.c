@@ -322,7 +322,7 @@ static void delsys_list(char *buf, size_t cap, const uint8_t *ds,
 	buf[0] = 0;
 	for (i = 0; i < n && off < cap; i++)
 		off += snprintf(buf + off, cap - off, "%s%s", i ? "," : "",
-				vtd_delsys_name(ds[i]));
+				vt_delsys_name(ds[i]));
 	for (p = buf; *p; p++)
 		*p = *p == '/' ? '_' : (char)tolower((unsigned char)*p);
 }

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 #include <linux/dvb/frontend.h>
 
 #include "server/backend.h"
@@ -35,45 +34,3 @@ void vtd_tuners_free(struct vtd_tuners *ts)
 	ts->num = 0;
 }
 
-const char *vtd_delsys_name(unsigned int d)
-{
-	static const char *const names[] = {
-		[SYS_UNDEFINED] = "UNDEFINED",
-		[SYS_DVBC_ANNEX_A] = "DVBC/ANNEX_A",
-		[SYS_DVBC_ANNEX_B] = "DVBC/ANNEX_B",
-		[SYS_DVBT] = "DVBT",
-		[SYS_DSS] = "DSS",
-		[SYS_DVBS] = "DVBS",
-		[SYS_DVBS2] = "DVBS2",
-		[SYS_DVBH] = "DVBH",
-		[SYS_ISDBT] = "ISDBT",
-		[SYS_ISDBS] = "ISDBS",
-		[SYS_ISDBC] = "ISDBC",
-		[SYS_ATSC] = "ATSC",
-		[SYS_ATSCMH] = "ATSCMH",
-		[SYS_DTMB] = "DTMB",
-		[SYS_CMMB] = "CMMB",
-		[SYS_DAB] = "DAB",
-		[SYS_DVBT2] = "DVBT2",
-		[SYS_TURBO] = "TURBO",
-		[SYS_DVBC_ANNEX_C] = "DVBC/ANNEX_C",
-	};
-
-	if (d < sizeof(names) / sizeof(names[0]) && names[d])
-		return names[d];
-	return "?";
-}
-
-bool vtd_delsys_is_sat(unsigned int d)
-{
-	return d == SYS_DVBS || d == SYS_DVBS2 || d == SYS_TURBO ||
-	       d == SYS_DSS || d == SYS_ISDBS;
-}
-
-uint64_t vtd_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}

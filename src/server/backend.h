@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/clock.h"
+#include "common/dvb.h"
 #include "proto/vtp.h"
 
 struct vtd_tuner;
@@ -124,13 +126,5 @@ int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
 		       char *err, size_t errlen);
 /* Whether the sim backend was built in. */
 bool vtd_sim_available(void);
-
-/* Delivery system name for logs ("DVBS2"...). */
-const char *vtd_delsys_name(unsigned int d);
-/* Satellite delivery systems use kHz. */
-bool vtd_delsys_is_sat(unsigned int d);
-
-/* Monotonic time in ns. */
-uint64_t vtd_now_ns(void);
 
 #endif /* VTD_BACKEND_H */

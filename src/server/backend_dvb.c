@@ -355,10 +355,10 @@ static ssize_t dvb_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 			break;
 		/* dvb-core flushed its buffer: packets were lost. */
 		t->overflows++;
-		if (vtd_now_ns() - d->overflow_logged_ns > 10000000000ull) {
+		if (vt_now_ns() - d->overflow_logged_ns > 10000000000ull) {
 			vt_warn("%s: dvr buffer overflow (%llu so far)",
 				t->where, (unsigned long long)t->overflows);
-			d->overflow_logged_ns = vtd_now_ns();
+			d->overflow_logged_ns = vt_now_ns();
 		}
 	}
 	if (n < 0)

@@ -116,7 +116,7 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 	struct sim_tuner *s = sim_of(t);
 	struct vts_tune_params *p = &s->params;
 	const struct vts_transponder *tp;
-	uint64_t now = vtd_now_ns();
+	uint64_t now = vt_now_ns();
 	char err[128];
 	uint32_t code_rate_hp = FEC_AUTO;
 	unsigned int i;
@@ -184,7 +184,7 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 	tp = vts_fe_tune(&s->fe, s->world, p, now);
 	if (!tp) {
 		vt_info("%s: tune %s %u: no transponder", t->where,
-			vtd_delsys_name(p->delsys), p->frequency);
+			vt_delsys_name(p->delsys), p->frequency);
 		return 0;
 	}
 	s->mux = vts_mux_new(tp, time(NULL), now, err, sizeof(err));
@@ -195,7 +195,7 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 	}
 	s->tp = tp;
 	vt_info("%s: locked on %s (%s %u, %u bit/s)", t->where, tp->name,
-		vtd_delsys_name(tp->delsys), tp->frequency,
+		vt_delsys_name(tp->delsys), tp->frequency,
 		vts_mux_bitrate(s->mux));
 	return 0;
 }
@@ -261,7 +261,7 @@ static int sim_read_status(struct vtd_tuner *t, struct vtp_status *st,
 	int64_t sig;
 	bool lock;
 
-	vts_fe_stats(&s->fe, vtd_now_ns(), &fs);
+	vts_fe_stats(&s->fe, vt_now_ns(), &fs);
 	st->status = fs.status;
 	if (!full)
 		return 0;
@@ -336,7 +336,7 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 		sim_stop_mux(s);
 	if (!s->mux)
 		return sim_idle(s);
-	now = vtd_now_ns();
+	now = vt_now_ns();
 	pps = vts_mux_bitrate(s->mux) / (8 * VTS_TS_SIZE);
 	limit = pps / VTD_SIM_BACKLOG_DIV;
 	if (limit < VTD_SIM_BACKLOG_PKTS)
@@ -448,7 +448,7 @@ static void sim_info(struct vtp_tuner *info, const struct vtd_sim_config *cfg,
 	if (sim_has_2g(info))
 		info->caps |= FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM;
 	/* the limits of delsys[0]'s kind, in its unit (dvb_frontend_info) */
-	if (vtd_delsys_is_sat(info->delsys[0])) {
+	if (vt_delsys_is_sat(info->delsys[0])) {
 		info->freq_min = 950000;	/* kHz, the LNB's IF */
 		info->freq_max = 2150000;
 		info->freq_step = 1000;
@@ -488,7 +488,7 @@ int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
 		for (i = 0; i < n; i++) {
 			if (cfg->delsys[i] == d) {
 				snprintf(err, errlen, "--sim-delsys: %s twice",
-					 vts_delsys_name(d));
+					 vt_delsys_name(d));
 				return -1;
 			}
 		}

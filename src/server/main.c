@@ -2,7 +2,8 @@
 /*
  * main.c - vtunerd: command line, logging, backends, then the event loop.
  *
- * Exit status: 0 normal end, 1 runtime error, 2 usage error.
+ * Exit status (common/daemon.h): 0 normal end, 1 runtime or setup error,
+ * 2 usage or configuration error.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/config.h"
+#include "common/daemon.h"
 #include "common/log.h"
 #include "server/announce.h"
 #include "server/backend.h"
@@ -26,7 +28,7 @@
 
 #define PROG "vtunerd"
 #define MAX_ADAPTERS VTD_MAX_TUNERS
-#define SHORT_OPTS "l:a:m:c:nfvhV"
+#define SHORT_OPTS "l:a:m:n:c:fvhV"
 
 enum {
 	OPT_SIM = 0x100,
@@ -34,7 +36,6 @@ enum {
 	OPT_SIM_CONFIG,
 	OPT_TS_QUEUE,
 	OPT_TIMEOUT,
-	OPT_NAME,
 	OPT_PRINT_TUNERS,
 	OPT_SIM_DELSYS,
 	OPT_DAEMON,
@@ -42,8 +43,7 @@ enum {
 	OPT_PSK_FILE,
 	OPT_MAX_PER_ADDR,
 	OPT_USER,
-	OPT_CHECK = 'n',
-	OPT_CONFIG = 'c',
+	OPT_CHECK,
 };
 
 static const struct option long_opts[] = {
@@ -59,15 +59,15 @@ static const struct option long_opts[] = {
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
-	{ "name",		required_argument, NULL, OPT_NAME },
-	{ "no-announce",		no_argument,	   NULL, OPT_NO_ANNOUNCE },
+	{ "name",		required_argument, NULL, 'n' },
+	{ "no-announce",	no_argument,	   NULL, OPT_NO_ANNOUNCE },
 	{ "print-tuners",	no_argument,	   NULL, OPT_PRINT_TUNERS },
 	{ "foreground",		no_argument,	   NULL, 'f' },
 	{ "daemon",		no_argument,	   NULL, OPT_DAEMON },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
-	{ "config",		required_argument, NULL, OPT_CONFIG },
+	{ "config",		required_argument, NULL, 'c' },
 	{ "check",		no_argument,	   NULL, OPT_CHECK },
 	{ NULL, 0, NULL, 0 }
 };
@@ -79,52 +79,58 @@ static void usage(FILE *f)
 "Serve local DVB tuners (or simulated ones) to vtunerc clients over TCP.\n"
 "\n"
 "Tuners:\n"
-"  -a, --adapter N[:F]     serve /dev/dvb/adapterN/frontendF (F default 0);\n"
-"                          repeatable\n"
-"      --sim               serve simulated tuners (the default without\n"
-"                          --adapter)\n"
-"      --sim-tuners N      number of simulated tuners (default 2)\n"
-"      --sim-config FILE   add the transponders of FILE to the simulated world\n"
-"      --sim-delsys LIST   the simulated tuners' delivery systems, the first\n"
-"                          the default, e.g. DVBT,DVBT2,DVBC for a DVB-T/T2/C\n"
-"                          stick (default DVBS2,DVBS,DVBT2,DVBT,DVBC)\n"
-"      --print-tuners      list the tuners and exit\n"
+"  -a, --adapter N[:F]       serve /dev/dvb/adapterN/frontendF (F default 0);\n"
+"                            repeatable\n"
+"      --sim                 serve simulated tuners (the default without\n"
+"                            --adapter)\n"
+"      --sim-tuners N        number of simulated tuners (default 2)\n"
+"      --sim-config FILE     add the transponders of FILE to the simulated\n"
+"                            world\n"
+"      --sim-delsys LIST     the simulated tuners' delivery systems, the\n"
+"                            first the default, e.g. DVBT,DVBT2,DVBC for a\n"
+"                            DVB-T/T2/C stick (default\n"
+"                            DVBS2,DVBS,DVBT2,DVBT,DVBC)\n"
+"      --print-tuners        list the tuners and exit\n"
 "\n"
 "Network:\n"
-"  -l, --listen ADDR:PORT  listen there (default " VTD_DEFAULT_LISTEN ");\n"
-"                          [ADDR6]:PORT for IPv6, *:PORT for every address;\n"
-"                          repeatable\n"
-"  -m, --max-clients N     at most N clients at once (default 16)\n"
-"      --max-per-addr N    at most N connections from one address\n"
-"                          (default 8; a client uses two; 0: no limit)\n"
-"      --psk-file FILE     authenticate clients with the pre-shared key of\n"
-"                          FILE (hex or base64, at least 32 bytes; not\n"
-"                          accessible by others); clients without it are\n"
-"                          refused.  Traffic is not encrypted\n"
-"      --ts-queue MIB      TS queue of a data connection, MiB (default 8)\n"
-"      --timeout SEC       close a connection silent for SEC seconds\n"
-"                          (default 30, 0: never)\n"
-"      --name NAME         server name sent to clients and announced\n"
-"                          (default " PROG "; announced as\n"
-"                          \"" PROG " on HOSTNAME\")\n"
-"      --no-announce       do not announce the server on the network\n"
-"                          (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
+"  -l, --listen ADDR:PORT    listen there (default " VTD_DEFAULT_LISTEN ");\n"
+"                            [ADDR6]:PORT for IPv6, *:PORT for every\n"
+"                            address; repeatable\n"
+"  -m, --max-clients N       at most N clients at once (default 16)\n"
+"      --max-per-addr N      at most N connections from one address\n"
+"                            (default 8; a client uses two; 0: no limit)\n"
+"      --ts-queue MIB        TS queue of a data connection, MiB (default 8)\n"
+"      --timeout SEC         close a connection silent for SEC seconds\n"
+"                            (default 30, 0: never)\n"
+"      --no-announce         do not announce the server on the network\n"
+"                            (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
+"  -n, --name NAME           server name sent to clients and announced\n"
+"                            (default " PROG "; announced as\n"
+"                            \"" PROG " on HOSTNAME\")\n"
+"      --psk-file FILE       authenticate clients with the pre-shared key of\n"
+"                            FILE (hex or base64, at least 32 bytes, not\n"
+"                            accessible by others); clients without it are\n"
+"                            refused.  Traffic is not encrypted\n"
 "\n"
 "Process:\n"
-"  -f, --foreground        log to stderr (default: syslog)\n"
-"      --user USER         drop root privileges to USER (and its groups)\n"
-"                          once the sockets are bound; USER must be able to\n"
-"                          open the DVB devices (group video)\n"
-"      --daemon            detach from the terminal (implies syslog)\n"
-"  -v, --verbose           more messages; repeat for debug output\n"
-"  -c, --config FILE       read options from FILE first (vtuner.conf(5)):\n"
-"                          \"listen = *:5911\" is --listen *:5911\n"
-"  -n, --check             check the options (and FILE, and the\n"
-"                          --sim-config with its ts_files) and exit\n"
-"  -h, --help              show this help and exit\n"
-"  -V, --version           show the version and exit\n"
+"      --user USER           drop root privileges to USER (and its groups)\n"
+"                            once the sockets are bound; USER must be able\n"
+"                            to open the DVB devices (group video)\n"
+"  -f, --foreground          stay in the foreground: the default, accepted\n"
+"                            for compatibility\n"
+"      --daemon              detach once set up (the exit status says\n"
+"                            whether it was), then log to syslog\n"
+"  -v, --verbose             more messages; repeat for debug output\n"
+"  -c, --config FILE         read options from FILE first (vtuner.conf(5)):\n"
+"                            \"name = NAME\" is --name NAME\n"
+"      --check               check the options, FILE and the key of\n"
+"                            --psk-file (and the --sim-config with its\n"
+"                            ts_files), then exit: 0 valid, 2 not\n"
+"  -h, --help                show this help and exit\n"
+"  -V, --version             show the version and exit\n"
 "\n"
-"Exit status: 0 success, 1 runtime error, 2 usage error.\n");
+"Exit status: 0 normal end, 1 runtime or setup error, 2 usage or\n"
+"configuration error.\n");
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -140,7 +146,7 @@ usage_error(const char *fmt, ...)
 	fprintf(stderr, PROG ": %s%s\n", vt_config_context(),
 		vt_config_msg(msg));
 	fprintf(stderr, "Try '" PROG " --help' for more information.\n");
-	exit(2);
+	exit(VT_EXIT_USAGE);
 }
 
 static unsigned long parse_num(const char *opt, const char *arg,
@@ -229,7 +235,7 @@ static void print_tuners(const struct vtd_tuners *ts)
 		       t->info.name);
 		for (k = 0; k < t->info.num_delsys; k++)
 			printf("%s%s", k ? "," : "",
-			       vtd_delsys_name(t->info.delsys[k]));
+			       vt_delsys_name(t->info.delsys[k]));
 		printf("\n");
 	}
 }
@@ -315,7 +321,7 @@ static void handle_opt(int opt, const char *arg, void *unused)
 	case OPT_TIMEOUT:
 		O.cfg.timeout_s = parse_num("--timeout", arg, 0, 86400);
 		break;
-	case OPT_NAME:
+	case 'n':
 		if (!*arg || strlen(arg) > VTP_PEER_NAME_MAX)
 			usage_error("--name: '%s': expected 1 to %d bytes",
 				    arg, VTP_PEER_NAME_MAX);
@@ -338,18 +344,18 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		break;
 	case 'h':
 		usage(stdout);
-		exit(0);
-	case OPT_CONFIG:
+		exit(VT_EXIT_OK);
+	case 'c':
 	case OPT_CHECK:
 		break;		/* seen by main() */
 	case 'V':
 		printf(PROG " " VT_VERSION " (protocol %d..%d)\n",
 		       VTP_VERSION_MIN, VTP_VERSION_MAX);
-		exit(0);
+		exit(VT_EXIT_OK);
 	default:
 		fprintf(stderr, "Try '" PROG " --help' for more "
 			"information.\n");
-		exit(2);
+		exit(VT_EXIT_USAGE);
 	}
 }
 
@@ -373,28 +379,56 @@ static void raise_fd_limit(void)
 			 (unsigned long long)rl.rlim_max, strerror(errno));
 }
 
+/* --check: the options are valid; now the files they name.  0 or 2. */
+static int check_files(const struct vt_config *conf)
+{
+	static struct vtp_psk psk;
+	char err[640];
+	int ret = VT_EXIT_USAGE;
+
+	if (O.use_sim && O.sim.config &&
+	    vtd_sim_check(&O.sim, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		goto out;
+	}
+	if (O.psk_file) {
+		snprintf(err, sizeof(err), "libsodium cannot be initialised");
+		if (vtp_auth_init() < 0 ||
+		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
+			fprintf(stderr, PROG ": --psk-file %s\n", err);
+			goto out;
+		}
+	}
+	printf(PROG ": %s: ok\n", conf->file ? conf->file : "options");
+	ret = VT_EXIT_OK;
+out:
+	vtp_psk_wipe(&psk);
+	return ret;
+}
+
+/* Everything main() acquires is released at its end, whatever the path. */
 int main(int argc, char **argv)
 {
+	static struct vt_config conf;
 	static struct vtd_tuners tuners;
 	static struct vtp_psk psk;
-	char psk_err[512];
-	static struct vt_config conf;
-	bool check;
-	struct vtd_announce *ann;
-	char svc_name[VTP_PEER_NAME_MAX + 1], err[640];
+	struct vtd_announce *ann = NULL;
+	char svc_name[VTP_PEER_NAME_MAX + 1], err[640], host[256];
 	struct vtd_server srv;
 	struct vtd_config cfg;
+	bool check;
 	unsigned int i;
-	int ret;
-	char host[256];
+	int ret = VT_EXIT_ERROR;
 
 	/* the file first: the command line overrides or adds to it */
 	if (vt_config_cmdline(&conf, argc, argv, SHORT_OPTS, long_opts,
 			      config_reject, handle_opt, &check, err,
 			      sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
-		return 2;
+		ret = VT_EXIT_USAGE;
+		goto out;
 	}
+	/* usage_error() exits 2: nothing but the static conf is held yet */
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (O.foreground && O.daemonize)
@@ -408,19 +442,14 @@ int main(int argc, char **argv)
 	if (!O.cfg.nlisten)
 		O.cfg.listen[O.cfg.nlisten++] = VTD_DEFAULT_LISTEN;
 	if (check) {
-		if (O.use_sim && O.sim.config &&
-		    vtd_sim_check(&O.sim, err, sizeof(err)) < 0) {
-			fprintf(stderr, PROG ": %s\n", err);
-			return 2;
-		}
-		printf(PROG ": %s: ok\n", conf.file ? conf.file : "options");
-		return 0;
+		ret = check_files(&conf);
+		goto out;
 	}
 	cfg = O.cfg;
 
 	/* --print-tuners is a command: its errors go to stderr */
-	vt_log_init(PROG, O.foreground || O.list_only ? VT_LOG_STDERR :
-		    VT_LOG_SYSLOG,
+	vt_log_init(PROG, O.list_only ? VT_LOG_STDERR :
+		    vt_log_target_for(O.daemonize),
 		    O.verbose >= 2 ? LOG_DEBUG + (O.verbose - 2) :
 		    O.verbose ? LOG_INFO : LOG_NOTICE);
 
@@ -430,15 +459,14 @@ int main(int argc, char **argv)
 	if (O.psk_file && !O.list_only) {
 		if (vtp_auth_init() < 0) {
 			vt_err("libsodium cannot be initialised");
-			return 1;
+			goto out;
 		}
-		if (vtp_psk_load(O.psk_file, &psk, psk_err,
-				 sizeof(psk_err)) < 0) {
-			if (!O.foreground)
-				fprintf(stderr, PROG ": --psk-file %s\n",
-					psk_err);
-			vt_err("--psk-file %s", psk_err);
-			return 1;
+		if (vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
+			/* syslog: the command says it too, before detaching */
+			if (O.daemonize)
+				fprintf(stderr, PROG ": --psk-file %s\n", err);
+			vt_err("--psk-file %s", err);
+			goto out;
 		}
 		cfg.psk = &psk;
 		vt_info("clients must authenticate with the key of %s",
@@ -447,16 +475,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < O.nadapters; i++)
 		if (vtd_dvb_add(&tuners, O.adapters[i].adapter,
 				O.adapters[i].frontend) < 0)
-			return 1;
+			goto out_tuners;
 	O.sim.tuners_only = O.list_only;
-	if (O.use_sim && vtd_sim_add(&tuners, &O.sim) < 0) {
-		vtd_tuners_free(&tuners);
-		return 1;
-	}
+	if (O.use_sim && vtd_sim_add(&tuners, &O.sim) < 0)
+		goto out_tuners;
 	if (O.list_only) {
 		print_tuners(&tuners);
-		vtd_tuners_free(&tuners);
-		return 0;
+		ret = VT_EXIT_OK;
+		goto out_tuners;
 	}
 	for (i = 0; i < tuners.num; i++) {
 		struct vtd_tuner *t = tuners.t[i];
@@ -465,26 +491,17 @@ int main(int argc, char **argv)
 			t->info.name);
 	}
 
-	if (vtd_server_init(&srv, &cfg, &tuners) < 0) {
-		vtd_server_fini(&srv);
-		vtd_tuners_free(&tuners);
-		return 1;
-	}
+	if (vtd_server_init(&srv, &cfg, &tuners) < 0 ||
+	    vtd_server_signals(&srv) < 0 ||
+	    (O.user && drop_privileges(O.user) < 0))
+		goto out_server;
+	/* set up: the parent of --daemon exits 0 */
 	if (O.daemonize && daemon(0, 0) < 0) {
 		vt_err("daemon: %s", strerror(errno));
-		vtd_server_fini(&srv);
-		vtd_tuners_free(&tuners);
-		return 1;
-	}
-	if (vtd_server_signals(&srv) < 0 ||
-	    (O.user && drop_privileges(O.user) < 0)) {
-		vtd_server_fini(&srv);
-		vtd_tuners_free(&tuners);
-		return 1;
+		goto out_server;
 	}
 	vt_notice(PROG " " VT_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
-	ann = NULL;
 	if (O.announce) {
 		/* without --name: "vtunerd on HOST", unique on the network */
 		snprintf(svc_name, sizeof(svc_name), "%s", cfg.name);
@@ -493,10 +510,15 @@ int main(int argc, char **argv)
 				 (int)strcspn(host, "."), host);
 		ann = vtd_announce_start(&srv, svc_name);
 	}
-	ret = vtd_server_run(&srv) < 0 ? 1 : 0;
+	vt_notify("READY=1");
+	ret = vtd_server_run(&srv) < 0 ? VT_EXIT_ERROR : VT_EXIT_OK;
 	vtd_announce_stop(ann);
+out_server:
 	vtd_server_fini(&srv);
+out_tuners:
 	vtd_tuners_free(&tuners);
+out:
 	vtp_psk_wipe(&psk);
+	vt_config_free(&conf);
 	return ret;
 }

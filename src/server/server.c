@@ -426,7 +426,7 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	vtd_peer_addr(peer, c->addr, sizeof(c->addr));
 	vtp_reader_init(c->rd);
 	vtp_writer_init(&c->wr, c->wbuf, c->wcap);
-	c->last_rx_ns = vtd_now_ns();
+	c->last_rx_ns = vt_now_ns();
 	if (vtd_server_watch(srv, &c->ev, fd, true) < 0) {
 		vt_warn("%s: epoll_ctl: %s", peer, strerror(errno));
 		vtd_conn_free(c);
@@ -460,7 +460,7 @@ static void vtd_conn_input(struct vtd_server *srv, struct vtd_conn *c)
 			vtd_conn_close(c, NULL);
 			return;
 		}
-		c->last_rx_ns = vtd_now_ns();
+		c->last_rx_ns = vt_now_ns();
 		c->ka_sent_ns = 0;
 		while (!c->dead && !c->closing) {
 			r = vtp_reader_next(c->rd, m);
@@ -546,7 +546,7 @@ void vtd_server_status_fast(struct vtd_server *srv)
 
 static void vtd_timer(struct vtd_server *srv)
 {
-	uint64_t exp, now = vtd_now_ns();
+	uint64_t exp, now = vt_now_ns();
 	unsigned int period = VTD_STATUS_POLL_MS;
 	struct vtd_conn *c;
 

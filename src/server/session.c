@@ -310,7 +310,7 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	if (queued)
 		vtd_conn_flush(d);
 	if (s->drop_frames > s->drops_logged) {
-		now = vtd_now_ns();
+		now = vt_now_ns();
 		if (now - s->drops_logged_ns >= VTD_DROP_LOG_NS) {
 			vt_warn("#%u %s: data connection too slow: %llu TS "
 				"frames (%llu packets) dropped so far",
@@ -611,7 +611,7 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	err = t->ops->tune(t, tu->props, tu->num);
 	/* The old tune is gone either way (dvb: DTV_CLEAR). */
 	s->seq = tu->seq;
-	s->tune_ns = vtd_now_ns();
+	s->tune_ns = vt_now_ns();
 	s->frame_pkts = VTD_TS_FIRST_PKTS;
 	if (t->ops->flush_ts)
 		t->ops->flush_ts(t);
@@ -623,7 +623,7 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	else
 		vtd_send_ok(c, m->hdr.reqid);
 	if (!c->dead)
-		vtd_push_status(s, vtd_now_ns());
+		vtd_push_status(s, vt_now_ns());
 	vtd_server_status_fast(c->srv);
 	vt_debug("#%u: tune seq %u: %u properties: %s; %zu queued TS frames "
 		 "discarded", c->id, tu->seq, tu->num,

@@ -23,7 +23,8 @@ $(FUZZ_PROTO): tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_HDRS)
 
 FUZZ_SIMCONF := $(B)/fuzz/fuzz_simconf
 FUZZ_CONFIG  := $(B)/fuzz/fuzz_config
-FUZZ_SIM_SRCS := $(addprefix src/server/sim/,$(SIM_SRCS)) tests/unit/sim/tscheck.c
+FUZZ_SIM_SRCS := $(addprefix src/server/sim/,$(SIM_SRCS)) tests/unit/sim/tscheck.c \
+		 src/common/dvb.c
 
 $(FUZZ_SIMCONF): tests/fuzz/fuzz_simconf.c $(FUZZ_SIM_SRCS) $(SIM_HDRS) \
 		 tests/unit/sim/tscheck.h

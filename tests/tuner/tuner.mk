@@ -26,15 +26,18 @@ ifneq ($(TUNER_M32),yes)
 	@echo "tests/tuner: $(CC) -m32 cannot link, vt-classic32 skipped"
 endif
 
-TUNER_COMMON := $(TUNER_DIR)/vtcommon.c $(TUNER_DIR)/vtcommon.h kernel/uapi/vtuner.h
+TUNER_COMMON := $(TUNER_DIR)/vtcommon.c $(TUNER_DIR)/vtcommon.h kernel/uapi/vtuner.h \
+		src/common/dvb.c src/common/dvb.h src/common/clock.h
 
 $(TUNER_B)/vt-testtuner: $(TUNER_DIR)/vt-testtuner.c $(TUNER_COMMON)
 	@mkdir -p $(@D)
-	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-testtuner.c $(TUNER_DIR)/vtcommon.c -lm
+	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-testtuner.c $(TUNER_DIR)/vtcommon.c \
+		src/common/dvb.c -lm
 
 $(TUNER_B)/vt-fuzz: $(TUNER_DIR)/vt-fuzz.c $(TUNER_COMMON)
 	@mkdir -p $(@D)
-	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-fuzz.c $(TUNER_DIR)/vtcommon.c
+	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-fuzz.c $(TUNER_DIR)/vtcommon.c \
+		src/common/dvb.c
 
 $(TUNER_B)/vt-dmxfail: $(TUNER_DIR)/vt-dmxfail.c
 	@mkdir -p $(@D)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "vtuner.h"
+#include "common/dvb.h"
 #include "vtcommon.h"
 
 #define TS_PKT		188
@@ -240,7 +241,7 @@ static void decode_classic(const struct vtuner_message *m, int type_sys, struct 
 	memset(t, 0, sizeof(*t));
 	t->valid = 1;
 	tset(t, P_FREQ, fe->frequency);
-	if (delsys_is_sat(type_sys)) {
+	if (vt_delsys_is_sat(type_sys)) {
 		uint32_t f = fe->u.qpsk.fec_inner;
 
 		tset(t, P_SR, fe->u.qpsk.symbol_rate);
@@ -319,7 +320,7 @@ static void log_tune_keys(const struct tune *t)
  * (kHz for satellite, Hz otherwise). */
 static uint64_t want_freq(uint64_t f, int sys)
 {
-	if (delsys_is_sat(sys)) {
+	if (vt_delsys_is_sat(sys)) {
 		if (f > 100000000ULL)	/* > 100 GHz in kHz: it was Hz */
 			f /= 1000;
 	} else if (f && f < 10000000ULL) {	/* < 10 MHz in Hz: kHz */
@@ -330,7 +331,7 @@ static uint64_t want_freq(uint64_t f, int sys)
 
 static uint64_t default_tolerance(int sys)
 {
-	return delsys_is_sat(sys) ? 3000 /* kHz */ : 1000000 /* Hz */;
+	return vt_delsys_is_sat(sys) ? 3000 /* kHz */ : 1000000 /* Hz */;
 }
 
 static int tune_matches(const struct tune *t, int tone, int voltage)
@@ -351,7 +352,7 @@ static int tune_matches(const struct tune *t, int tone, int voltage)
 		if ((have > f ? have - f : f - have) > tol)
 			return 0;
 	}
-	if (delsys_is_sat(sys)) {
+	if (vt_delsys_is_sat(sys)) {
 		if (opt.symbol_rate) {
 			uint64_t sr = t->v[P_SR], tol = opt.symbol_rate / 200;
 
@@ -471,39 +472,6 @@ static void push_status(int64_t now)
 
 /* ---- messages ---------------------------------------------------------- */
 
-static const char *msg_name(int type)
-{
-	switch (type) {
-	case MSG_SET_FRONTEND:		return "SET_FRONTEND";
-	case MSG_GET_FRONTEND:		return "GET_FRONTEND";
-	case MSG_READ_STATUS:		return "READ_STATUS";
-	case MSG_READ_BER:		return "READ_BER";
-	case MSG_READ_SIGNAL_STRENGTH:	return "READ_SIGNAL_STRENGTH";
-	case MSG_READ_SNR:		return "READ_SNR";
-	case MSG_READ_UCBLOCKS:		return "READ_UCBLOCKS";
-	case MSG_SET_TONE:		return "TONE";
-	case MSG_SET_VOLTAGE:		return "VOLTAGE";
-	case MSG_ENABLE_HIGH_VOLTAGE:	return "HIGHVOLTAGE";
-	case MSG_SEND_DISEQC_MSG:	return "DISEQC";
-	case MSG_SEND_DISEQC_BURST:	return "BURST";
-	case MSG_PIDLIST:		return "PIDLIST";
-	case MSG_TYPE_CHANGED:		return "TYPE_CHANGED";
-	case MSG_SET_PROPERTY:		return "SET_PROPERTY";
-	case MSG_GET_PROPERTY:		return "GET_PROPERTY";
-	default:			return NULL;
-	}
-}
-
-static int msg_parse(const char *s)
-{
-	int t;
-
-	for (t = 0; t < 32; t++)
-		if (msg_name(t) && !strcasecmp(s, msg_name(t)))
-			return t;
-	return -1;
-}
-
 static int cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
@@ -581,7 +549,7 @@ static void handle_set_frontend(struct vtuner_message *m, int64_t now)
 		log_tune_keys(&t);
 		lf(" raw.frequency=%" PRIu32 " raw.inversion=0x%02x", fe->frequency,
 		   fe->inversion);
-		if (delsys_is_sat(st.type_sys))
+		if (vt_delsys_is_sat(st.type_sys))
 			lf(" raw.symbol_rate=%u raw.fec_inner=%u",
 			   fe->u.qpsk.symbol_rate, fe->u.qpsk.fec_inner);
 		else if (delsys_is_cable(st.type_sys))
@@ -737,7 +705,7 @@ static void drain_messages(void)
 			if (ioctl(st.fd, VTUNER_SET_RESPONSE, &m) < 0) {
 				st.answer_errors++;
 				warn_errno("%s: VTUNER_SET_RESPONSE (%s)", opt.dev,
-					   msg_name(m.type) ? msg_name(m.type) : "?");
+					   vt_msg_name(m.type) ? vt_msg_name(m.type) : "?");
 			}
 		}
 		update_lock(now_ms());
@@ -870,7 +838,7 @@ static void fill_fe_info(struct dvb_frontend_info *fi, int sys)
 		   FE_CAN_RECOVER | FE_CAN_MUTE_TS;
 	if (s2)
 		fi->caps |= FE_CAN_2G_MODULATION | FE_CAN_MULTISTREAM;
-	if (delsys_is_sat(sys)) {
+	if (vt_delsys_is_sat(sys)) {
 		fi->type = FE_QPSK;
 		fi->frequency_min = 950000;		/* kHz */
 		fi->frequency_max = 12750000;
@@ -922,12 +890,12 @@ static void setup(void)
 
 	/* classic type: the first delivery system that has a classic name */
 	for (i = 0; i < opt.ndelsys && !type; i++) {
-		type = delsys_classic_type(opt.delsys[i]);
+		type = vt_delsys_classic_type(opt.delsys[i]);
 		if (type)
 			sys = opt.delsys[i];
 	}
 	if (!type && opt.classic)
-		die("--classic: %s has no classic type name", delsys_name(opt.delsys[0]));
+		die("--classic: %s has no classic type name", vt_delsys_name(opt.delsys[0]));
 	st.type_sys = sys;
 	if (type && ioctl(st.fd, VTUNER_SET_TYPE, type) < 0)
 		die_errno("%s: VTUNER_SET_TYPE %s", opt.dev, type);
@@ -939,11 +907,11 @@ static void setup(void)
 
 		memset(modes, 0, sizeof(modes));
 		for (i = 0; i < opt.ndelsys && n < VTUNER_MAX_MODES; i++) {
-			const char *t = delsys_classic_type(opt.delsys[i]);
+			const char *t = vt_delsys_classic_type(opt.delsys[i]);
 
 			if (!t)
 				die("--classic: %s has no classic type name",
-				    delsys_name(opt.delsys[i]));
+				    vt_delsys_name(opt.delsys[i]));
 			snprintf(modes[n++], VTUNER_TYPE_LEN, "%s", t);
 		}
 		if (ioctl(st.fd, VTUNER_SET_NUM_MODES, n) < 0)
@@ -1083,10 +1051,10 @@ static int self_test(void)
 	CHECK(delsys_parse("bogus") == -1);
 	CHECK(delsys_list_parse("dvbs2,dvbs", d, 8) == 2 && d[0] == SYS_DVBS2 && d[1] == SYS_DVBS);
 	CHECK(delsys_list_parse("dvbs2,nope", d, 8) == -1);
-	CHECK(!strcmp(delsys_classic_type(SYS_DVBS2), "DVB-S2"));
+	CHECK(!strcmp(vt_delsys_classic_type(SYS_DVBS2), "DVB-S2"));
 	CHECK(!strcmp(dtv_cmd_name(DTV_FREQUENCY), "DTV_FREQUENCY"));
 	CHECK(!strcmp(dtv_cmd_name(DTV_SCRAMBLING_SEQUENCE_INDEX), "DTV_SCRAMBLING_SEQUENCE_INDEX"));
-	CHECK(msg_parse("pidlist") == MSG_PIDLIST);
+	CHECK(vt_msg_parse("pidlist") == MSG_PIDLIST);
 
 	/* statistics */
 	{
@@ -1156,7 +1124,7 @@ static void usage(FILE *out)
 "      --strength-relative  DTV_STAT_SIGNAL_STRENGTH in FE_SCALE_RELATIVE\n"
 "      --answer-delay MS  wait MS before every SET_RESPONSE\n"
 "      --ignore MSG[,MSG] log these messages but never answer them\n"
-"                         (SET_FRONTEND, READ_STATUS, TONE, ...)\n"
+"                         (SET_FRONTEND, READ_STATUS, SET_TONE, ...)\n"
 "  -v, --verbose          also print the log lines on stderr\n"
 "      --self-test        run the built-in unit checks and exit\n"
 "Exit: 0 normal end (signal, --exit-after*), 1 error, 2 usage.\n",
@@ -1297,7 +1265,7 @@ static void parse_args(int argc, char **argv)
 			char *s = strdup(optarg), *tok, *save = NULL;
 
 			for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				int t = msg_parse(tok);
+				int t = vt_msg_parse(tok);
 
 				if (t < 0) {
 					fprintf(stderr, "%s: --ignore: unknown message '%s'\n",

@@ -1,3 +1,5 @@
+#include "common/clock.h"
+#include "common/dvb.h"
 #include "vtcommon.h"
 
 #include <errno.h>
@@ -64,18 +66,12 @@ void warn_errno(const char *fmt, ...)
 
 double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return vt_now_ns() / 1e9;
 }
 
 int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(vt_now_ns() / 1000000);
 }
 
 #define N(x) [x] = #x
@@ -121,98 +117,16 @@ const char *dtv_cmd_name(unsigned int cmd)
 	return NULL;
 }
 
-static const struct {
-	int sys;
-	const char *name;	/* short name */
-	const char *classic;	/* SET_TYPE string */
-} delsys_tab[] = {
-	{ SYS_DVBS,		"dvbs",		"DVB-S" },
-	{ SYS_DVBS2,		"dvbs2",	"DVB-S2" },
-	{ SYS_DVBT,		"dvbt",		"DVB-T" },
-	{ SYS_DVBT2,		"dvbt2",	"DVB-T2" },
-	{ SYS_DVBC_ANNEX_A,	"dvbc",		"DVB-C" },
-	{ SYS_DVBC_ANNEX_B,	"dvbc_annex_b",	NULL },
-	{ SYS_DVBC_ANNEX_C,	"dvbc_annex_c",	NULL },
-	{ SYS_ATSC,		"atsc",		"ATSC" },
-	{ SYS_ISDBT,		"isdbt",	"ISDB-T" },
-	{ SYS_ISDBS,		"isdbs",	NULL },
-	{ SYS_ISDBC,		"isdbc",	NULL },
-	{ SYS_DSS,		"dss",		NULL },
-	{ SYS_TURBO,		"turbo",	NULL },
-	{ SYS_DTMB,		"dtmb",		NULL },
-	{ SYS_DVBH,		"dvbh",		NULL },
-	{ SYS_ATSCMH,		"atscmh",	NULL },
-	{ SYS_CMMB,		"cmmb",		NULL },
-	{ SYS_DAB,		"dab",		NULL },
-	{ SYS_UNDEFINED,	"undefined",	NULL },
-};
-
-/* Compare ignoring case and the characters '-' and '_' ("DVB-S2"=="dvbs2"). */
-static int name_eq(const char *a, const char *b)
-{
-	for (;;) {
-		while (*a == '-' || *a == '_' || *a == '/')
-			a++;
-		while (*b == '-' || *b == '_' || *b == '/')
-			b++;
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return 0;
-		if (!*a)
-			return 1;
-		a++;
-		b++;
-	}
-}
-
 int delsys_parse(const char *s)
 {
 	uint64_t v;
-	size_t i;
+	int d = vt_delsys_parse(s);
 
-	for (i = 0; i < ARRAY_SIZE(delsys_tab); i++)
-		if (name_eq(s, delsys_tab[i].name) ||
-		    (delsys_tab[i].classic && name_eq(s, delsys_tab[i].classic)))
-			return delsys_tab[i].sys;
-	if (name_eq(s, "dvbc_annex_a"))
-		return SYS_DVBC_ANNEX_A;
+	if (d >= 0)
+		return d;
 	if (parse_u64(s, &v) == 0 && v < 256)
 		return (int)v;
 	return -1;
-}
-
-const char *delsys_name(int sys)
-{
-	static __thread char buf[16];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(delsys_tab); i++)
-		if (delsys_tab[i].sys == sys)
-			return delsys_tab[i].name;
-	snprintf(buf, sizeof(buf), "sys%d", sys);
-	return buf;
-}
-
-const char *delsys_classic_type(int sys)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(delsys_tab); i++)
-		if (delsys_tab[i].sys == sys)
-			return delsys_tab[i].classic;
-	return NULL;
-}
-
-int delsys_is_sat(int sys)
-{
-	return sys == SYS_DVBS || sys == SYS_DVBS2 || sys == SYS_DSS ||
-	       sys == SYS_TURBO || sys == SYS_ISDBS;
-}
-
-int delsys_is_ter(int sys)
-{
-	return sys == SYS_DVBT || sys == SYS_DVBT2 || sys == SYS_ISDBT ||
-	       sys == SYS_ATSC || sys == SYS_ATSCMH || sys == SYS_DTMB ||
-	       sys == SYS_DVBH || sys == SYS_CMMB || sys == SYS_DAB;
 }
 
 int delsys_is_cable(int sys)

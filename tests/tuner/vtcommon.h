@@ -22,14 +22,11 @@ int64_t now_ms(void);
 
 /* Name of a DTV_* property command ("DTV_FREQUENCY"), NULL if unknown. */
 const char *dtv_cmd_name(unsigned int cmd);
-/* "dvbs2" / "DVB-S2" / "DVBS2" / "6" -> SYS_DVBS2; -1 if unknown. */
+/*
+ * vt_delsys_parse() (common/dvb.h: names, kinds, classic type strings),
+ * or a number ("6" -> SYS_DVBS2); -1 if neither.
+ */
 int delsys_parse(const char *s);
-/* Short lower-case name ("dvbs2"), "sysN" for unknown values. */
-const char *delsys_name(int sys);
-/* Classic SET_TYPE string ("DVB-S2"), NULL if there is none. */
-const char *delsys_classic_type(int sys);
-int delsys_is_sat(int sys);
-int delsys_is_ter(int sys);
 int delsys_is_cable(int sys);
 
 /* Parse an unsigned number (decimal, 0x hex) completely; -1 on error. */

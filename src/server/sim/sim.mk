@@ -2,7 +2,8 @@
 #   $(B)/server/sim/libvtsim.a   world, frontend logic, TS generator
 #   $(B)/server/sim/vts-gen      writes a transponder's TS, --list
 #   make check-sim               unit tests, last line "N passed, N failed"
-# Uses B, CC, CFLAGS and BASE_CFLAGS of the top Makefile; needs libdvbpsi
+# Uses B, CC, CFLAGS, BASE_CFLAGS and VTC_LIB (src/common/dvb.c) of the
+# top Makefile; needs libdvbpsi
 # (libdvbpsi-dev) and, for the tests, cmocka and ffprobe.
 
 SIM_SRCS := world.c frontend.c si.c es.c mux.c
@@ -33,14 +34,14 @@ $(B)/server/sim/%.o: src/server/sim/%.c
 $(SIM_LIB): $(SIM_OBJS)
 	$(AR) rcs $@ $^
 
-$(SIM_GEN): $(B)/server/sim/vts-gen.o $(SIM_LIB)
+$(SIM_GEN): $(B)/server/sim/vts-gen.o $(SIM_LIB) $(VTC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(SIM_LIBS) -o $@
 
 $(SIM_TDIR)/%.o: tests/unit/sim/%.c
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TCFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB)
+$(SIM_TDIR)/test_%: $(SIM_TDIR)/test_%.o $(SIM_TDIR)/tscheck.o $(SIM_LIB) $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(SIM_TLIBS) -o $@
 
 check-sim: $(SIM_TESTS) $(SIM_GEN)

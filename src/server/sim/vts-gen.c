@@ -35,9 +35,9 @@ static void vts_gen_list_tp(const struct vts_transponder *tp)
 {
 	size_t i;
 
-	printf("%s: %s %u %s", tp->name, vts_delsys_name(tp->delsys),
-	       tp->frequency, vts_delsys_is_sat(tp->delsys) ? "kHz" : "Hz");
-	if (vts_delsys_is_sat(tp->delsys))
+	printf("%s: %s %u %s", tp->name, vt_delsys_name(tp->delsys),
+	       tp->frequency, vt_delsys_is_sat(tp->delsys) ? "kHz" : "Hz");
+	if (vt_delsys_is_sat(tp->delsys))
 		printf(" %c pos %u", tp->pol == VTS_POL_H ? 'H' : 'V',
 		       tp->position);
 	if (tp->symbol_rate)

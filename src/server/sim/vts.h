@@ -51,6 +51,8 @@
 #include <time.h>
 #include <linux/dvb/frontend.h>
 
+#include "common/dvb.h"
+
 #define VTS_NAME_MAX		64
 #define VTS_PATH_MAX		256
 #define VTS_MAX_SERVICES	16
@@ -121,9 +123,9 @@ const struct vts_transponder *vts_world_find(const struct vts_world *w,
 /* Checks one transponder; 0 or -1 with a message in err. */
 int vts_transponder_check(const struct vts_transponder *tp,
 			  char *err, size_t errlen);
-bool vts_delsys_is_sat(enum fe_delivery_system d);
-const char *vts_delsys_name(enum fe_delivery_system d);
-/* A name of vts_delsys_name() (any case; DVBC/ANNEX_A too); 0 or -1. */
+/* The systems the simulator has: DVB-S/S2, DVB-T/T2, DVB-C (annex A). */
+bool vts_delsys_supported(enum fe_delivery_system d);
+/* One of them by any name vt_delsys_parse() takes; 0 or -1. */
 int vts_delsys_parse(const char *name, enum fe_delivery_system *d);
 
 /* ---- frontend (frontend.c) ---- */

@@ -66,22 +66,11 @@ const struct vts_transponder *vts_world_find(const struct vts_world *w,
 	return NULL;
 }
 
-bool vts_delsys_is_sat(enum fe_delivery_system d)
-{
-	return d == SYS_DVBS || d == SYS_DVBS2;
-}
-
-/* ---- name tables, shared by the parser and vts_delsys_name ---- */
+/* ---- name tables of the parser (delivery systems: common/dvb.h) ---- */
 
 struct vts_sym {
 	const char *name;
 	int value;
-};
-
-static const struct vts_sym vts_delsys_syms[] = {
-	{ "DVBS", SYS_DVBS }, { "DVBS2", SYS_DVBS2 }, { "DVBT", SYS_DVBT },
-	{ "DVBT2", SYS_DVBT2 }, { "DVBC", SYS_DVBC_ANNEX_A },
-	{ "DVBC/ANNEX_A", SYS_DVBC_ANNEX_A }, { NULL, 0 }
 };
 
 static const struct vts_sym vts_mod_syms[] = {
@@ -110,16 +99,6 @@ static const struct vts_sym vts_pol_syms[] = {
 static const struct vts_sym vts_type_syms[] = {
 	{ "tv", VTS_SVC_TV }, { "radio", VTS_SVC_RADIO }, { NULL, 0 }
 };
-
-const char *vts_delsys_name(enum fe_delivery_system d)
-{
-	const struct vts_sym *s;
-
-	for (s = vts_delsys_syms; s->name; s++)
-		if (s->value == (int)d)
-			return s->name;
-	return "?";
-}
 
 /* ---- checks ---- */
 
@@ -206,7 +185,7 @@ static int vts_check_services(const struct vts_transponder *tp,
 static int vts_check_rf(const struct vts_transponder *tp,
 			char *err, size_t errlen)
 {
-	if (vts_delsys_is_sat(tp->delsys)) {
+	if (vt_delsys_is_sat(tp->delsys)) {
 		if (tp->frequency < 10700000 || tp->frequency > 12750000)
 			return vts_fail(err, errlen,
 					"frequency %u kHz outside 10700000..12750000",
@@ -218,7 +197,7 @@ static int vts_check_rf(const struct vts_transponder *tp,
 		return vts_fail(err, errlen, "frequency %u Hz outside 40..900 MHz",
 				tp->frequency);
 	}
-	if ((vts_delsys_is_sat(tp->delsys) || tp->delsys == SYS_DVBC_ANNEX_A) &&
+	if ((vt_delsys_is_sat(tp->delsys) || tp->delsys == SYS_DVBC_ANNEX_A) &&
 	    (tp->symbol_rate < 1000000 || tp->symbol_rate > 45000000))
 		return vts_fail(err, errlen, "symbol_rate %u outside 1M..45M",
 				tp->symbol_rate);
@@ -232,7 +211,7 @@ int vts_transponder_check(const struct vts_transponder *tp,
 {
 	if (!tp->name[0])
 		return vts_fail(err, errlen, "transponder without a name");
-	if (!strcmp(vts_delsys_name(tp->delsys), "?"))
+	if (!vts_delsys_supported(tp->delsys))
 		return vts_fail(err, errlen, "no delsys");
 	if (!tp->ts_id)
 		return vts_fail(err, errlen, "no ts_id");
@@ -352,14 +331,14 @@ int vts_world_default(struct vts_world *w)
 		tp->modulation = in->modulation;
 		tp->fec = in->fec;
 		tp->rolloff = in->rolloff;
-		tp->bandwidth_hz = vts_delsys_is_sat(in->delsys) ||
+		tp->bandwidth_hz = vt_delsys_is_sat(in->delsys) ||
 				   in->delsys == SYS_DVBC_ANNEX_A ? 0 : 8000000;
 		tp->plp = in->plp;
 		tp->ts_id = in->ts_id;
 		tp->network_id = in->network_id;
 		snprintf(tp->network_name, sizeof(tp->network_name), "%s",
 			 in->network_name);
-		tp->orbit = vts_delsys_is_sat(in->delsys) ? 192 : 0;
+		tp->orbit = vt_delsys_is_sat(in->delsys) ? 192 : 0;
 		tp->bitrate = in->bitrate;
 		vts_builtin_services(tp, in);
 	}
@@ -413,11 +392,17 @@ static int vts_parse_sym(const struct vts_sym *syms, const char *val, int *out)
 	return -1;
 }
 
+bool vts_delsys_supported(enum fe_delivery_system d)
+{
+	return d == SYS_DVBS || d == SYS_DVBS2 || d == SYS_DVBT ||
+	       d == SYS_DVBT2 || d == SYS_DVBC_ANNEX_A;
+}
+
 int vts_delsys_parse(const char *name, enum fe_delivery_system *d)
 {
-	int v;
+	int v = vt_delsys_parse(name);
 
-	if (vts_parse_sym(vts_delsys_syms, name, &v) < 0)
+	if (v < 0 || !vts_delsys_supported((enum fe_delivery_system)v))
 		return -1;
 	*d = (enum fe_delivery_system)v;
 	return 0;
@@ -596,7 +581,7 @@ static int vts_tp_key(struct vts_parser *ps, const char *key, const char *val)
 	struct vts_transponder *tp = ps->tp;
 
 	if (!strcmp(key, "delsys"))
-		return vts_set_sym(vts_delsys_syms, val, &tp->delsys);
+		return vts_delsys_parse(val, &tp->delsys);
 	if (!strcmp(key, "frequency"))
 		return vts_parse_hz(val, &ps->freq, &ps->freq_unit);
 	if (!strcmp(key, "polarisation") || !strcmp(key, "polarization"))
@@ -665,7 +650,7 @@ static void vts_tp_finish(struct vts_parser *ps)
 	bool terr = tp->delsys == SYS_DVBT || tp->delsys == SYS_DVBT2;
 	uint64_t f = ps->freq;
 
-	if (ps->freq_unit && vts_delsys_is_sat(tp->delsys))
+	if (ps->freq_unit && vt_delsys_is_sat(tp->delsys))
 		f /= 1000;
 	tp->frequency = f > UINT32_MAX ? 0 : f;
 
@@ -673,7 +658,7 @@ static void vts_tp_finish(struct vts_parser *ps)
 		tp->bandwidth_hz = 8000000;
 	if (tp->modulation != QAM_AUTO)
 		return;
-	if (vts_delsys_is_sat(tp->delsys))
+	if (vt_delsys_is_sat(tp->delsys))
 		tp->modulation = QPSK;
 	else
 		tp->modulation = terr ? QAM_64 : QAM_256;

@@ -76,7 +76,7 @@ static void test_sat_all_lock(void **state)
 	for (i = 0; i < f->w.ntp; i++) {
 		const struct vts_transponder *t = &f->w.tp[i];
 
-		if (!vts_delsys_is_sat(t->delsys))
+		if (!vt_delsys_is_sat(t->delsys))
 			continue;
 		sat_setup(f, t, &p);
 		assert_ptr_equal(tune(f, &p), t);

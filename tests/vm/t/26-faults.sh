@@ -35,7 +35,7 @@ grep -q "Lock " nozap.out && fail "dvbv5-zap locked without a client"
 [ $secs -le 10 ] || fail "dvbv5-zap without a client took $secs s"
 
 # A client that never answers: the call fails after timeout_ms.
-tuner_start t0 -d /dev/vtunerc0 --ignore TONE
+tuner_start t0 -d /dev/vtunerc0 --ignore SET_TONE
 out=$("$fecall" tone on) && fail "unanswered tone succeeded"
 echo "$out"
 expect_fields "$out" errno=110
