@@ -17,9 +17,9 @@ $(B)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< -lm
 
-bench: bench-tools vtunerd vtunerc sim
+bench: bench-tools vtunerd vtunerd-probe vtunerc sim
 	B=$(B) bench/host.sh
 
-bench-vm: bench-tools vtunerd vtunerc sim module tuner-tools vm-vidtv
+bench-vm: bench-tools vtunerd vtunerd-probe vtunerc sim module tuner-tools vm-vidtv
 	VT_TEST_TIMEOUT=2400 tests/vm/run.sh --kernel $(BENCH_KVER) --build $(B) \
 		--bench --timeout 5000 --dir bench/vm

@@ -25,7 +25,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 VTUNERD=$B/server/vtunerd
 VTUNERC=$B/client/vtunerc
-PROBE=$B/server/vtunerd-probe
+PROBE=$B/tests/server/vtunerd-probe
 RELAY=$B/bench/relay
 VTSGEN=$B/server/sim/vts-gen
 HZ=$(getconf CLK_TCK)

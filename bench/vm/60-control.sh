@@ -119,7 +119,7 @@ for d in $DELAYS; do
 	for p in none all; do
 		pidopt=()
 		[ $p = all ] && pidopt=(--pids all)
-		ip netns exec cli "$VT_BUILD/server/vtunerd-probe" -s 10.99.0.1:5912 \
+		ip netns exec cli "$VT_BUILD/tests/server/vtunerd-probe" -s 10.99.0.1:5912 \
 			--tune 'DELIVERY_SYSTEM=DVBC FREQUENCY=418000000 SYMBOL_RATE=6900000' \
 			${pidopt[@]+"${pidopt[@]}"} --seconds 5 --ping-ms 20 \
 			--retune-ms 200 >probe.out 2>&1

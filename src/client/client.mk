@@ -1,5 +1,4 @@
-# vtunerc, the client daemon: $(B)/client/vtunerc; make check-client runs
-# the cmocka test of the TS continuity checker.
+# vtunerc, the client daemon: $(B)/client/vtunerc.
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile.
 VC_SRCS := src/client/main.c src/client/client.c src/client/ctrl.c \
 	   src/client/net.c src/client/tscc.c src/client/props.c \
@@ -10,7 +9,7 @@ VTUNERC := $(B)/client/vtunerc
 # Discovery through Avahi when its client library is installed
 # (AVAHI_CFLAGS, AVAHI_LIBS: src/src.mk).
 
-.PHONY: vtunerc check-client
+.PHONY: vtunerc
 all: vtunerc
 vtunerc: $(VTUNERC)
 
@@ -25,10 +24,3 @@ $(VTUNERC): $(VC_OBJS) $(VTP_LIB) $(VTC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(VC_OBJS) $(VTP_LIB) $(VTC_LIB) $(AVAHI_LIBS) \
 		$(VTP_AUTH_LIBS)
 
-$(B)/client/test_tscc: src/client/test_tscc.c $(B)/client/tscc.o
-	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
-		-o $@ $^ $(shell pkg-config --libs cmocka)
-
-check-client: $(B)/client/test_tscc
-	$(B)/client/test_tscc

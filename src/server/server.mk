@@ -1,5 +1,4 @@
-# vtunerd, the server daemon: $(B)/server/vtunerd, and vtunerd-probe, a
-# small client for tests and debugging: $(B)/server/vtunerd-probe.
+# vtunerd, the server daemon: $(B)/server/vtunerd.
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
@@ -7,7 +6,6 @@ VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c \
 	    src/server/backend_sim.c src/server/announce.c src/server/auth.c
 VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))
 VTD_BIN  := $(B)/server/vtunerd
-VTD_PROBE := $(B)/server/vtunerd-probe
 
 # The DNS-SD announcement through Avahi when its client library is
 # installed (AVAHI_CFLAGS, AVAHI_LIBS: src/src.mk).
@@ -18,7 +16,7 @@ endif
 
 .PHONY: vtunerd
 all: vtunerd
-vtunerd: $(VTD_BIN) $(VTD_PROBE)
+vtunerd: $(VTD_BIN)
 
 
 $(B)/server/%.o: src/server/%.c
@@ -33,5 +31,3 @@ $(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
 		$(VTC_LIB) $(SIM_LIBS) $(AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
 
-$(VTD_PROBE): $(B)/server/vtunerd-probe.o $(VTP_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(VTP_LIB) -o $@

@@ -7,13 +7,13 @@
 # vtunerd there); --sim-delsys; any sanitizer report (leaks at exit too)
 # fails.
 # Usage: run.sh BUILD_DIR   (needs $B/san/server/vtunerd: make san,
-# $B/server/vtunerd-probe, $B/server/sim/vts-gen and
+# $B/tests/server/vtunerd-probe, $B/server/sim/vts-gen and
 # $B/tests/tuner/vt-tscheck).
 # Ends with one line "N passed, N failed".
 set -uo pipefail
 B=${1:-build}
 VTD=$B/san/server/vtunerd
-PROBE=$B/server/vtunerd-probe
+PROBE=$B/tests/server/vtunerd-probe
 TSCHECK=$B/tests/tuner/vt-tscheck
 GEN=$B/server/sim/vts-gen
 W=$(mktemp -d "${TMPDIR:-/tmp}/vt-server.XXXXXX")

@@ -2,6 +2,18 @@
 #   make check-server   tests/server/run.sh, last line "N passed, N failed"
 # Included from tests/tests.mk; paths are relative to the top directory.
 
-.PHONY: check-server
-check-server: san vtunerd sim tuner-tools
+# vtunerd-probe, a small vtp client for these tests, the benchmarks and
+# debugging: $(B)/tests/server/vtunerd-probe.
+VTD_PROBE := $(B)/tests/server/vtunerd-probe
+
+.PHONY: check-server vtunerd-probe
+all: vtunerd-probe
+vtunerd-probe: $(VTD_PROBE)
+
+$(VTD_PROBE): tests/server/vtunerd-probe.c $(VTP_LIB) $(VTC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
+		$(VTP_LIB) $(VTC_LIB) -o $@
+
+check-server: san vtunerd vtunerd-probe sim tuner-tools
 	@tests/server/run.sh $(B)

@@ -29,3 +29,11 @@ $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 # The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
 $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The TS continuity checker of vtunerc (src/client/tscc.c): make check-client.
+$(UNIT_DIR)/test_tscc: $(UNIT_DIR)/test_tscc.o $(B)/client/tscc.o
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+.PHONY: check-client
+check-client: $(UNIT_DIR)/test_tscc
+	$(UNIT_DIR)/test_tscc

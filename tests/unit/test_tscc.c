@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_tscc.c - cmocka tests of the TS continuity checker (make check-client)
+ * test_tscc.c - cmocka tests of vtunerc's TS continuity checker, src/client/tscc.c
+ * (make check-client)
  */
 #include <setjmp.h>
 #include <stdarg.h>

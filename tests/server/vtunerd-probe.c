@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <linux/dvb/frontend.h>
 
+#include "common/clock.h"
+#include "common/dvb.h"
 #include "proto/vtp.h"
 #include "proto/vtp_io.h"
 
@@ -112,14 +114,6 @@ usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
 	exit(2);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int dial(const char *spec)
@@ -254,10 +248,10 @@ static void on_status(const struct vtp_status *st)
 static void request(struct conn *c, const uint8_t *buf, int n, uint32_t reqid,
 		    uint16_t want, const char *what)
 {
-	uint64_t deadline = now_ns() + 10000000000ull;
+	uint64_t deadline = vt_now_ns() + 10000000000ull;
 
 	send_all(c, buf, n);
-	while (now_ns() < deadline) {
+	while (vt_now_ns() < deadline) {
 		if (!next_frame(c, 200))
 			continue;
 		if (msg->hdr.type == VTP_STATUS) {
@@ -310,9 +304,6 @@ static const struct name_val prop_names[] = {
 };
 
 static const struct name_val value_names[] = {
-	{ "DVBS", SYS_DVBS }, { "DVBS2", SYS_DVBS2 }, { "DVBT", SYS_DVBT },
-	{ "DVBT2", SYS_DVBT2 }, { "DVBC", SYS_DVBC_ANNEX_A },
-	{ "DVBC_ANNEX_A", SYS_DVBC_ANNEX_A },
 	{ "QPSK", QPSK }, { "8PSK", PSK_8 }, { "PSK_8", PSK_8 },
 	{ "16APSK", APSK_16 }, { "APSK_16", APSK_16 }, { "32APSK", APSK_32 },
 	{ "APSK_32", APSK_32 }, { "QAM16", QAM_16 }, { "QAM_16", QAM_16 },
@@ -379,7 +370,9 @@ static void parse_tune(const char *spec, struct vtp_tune *t)
 			if (*end || errno || !*tok)
 				usage_error("--tune: unknown property '%s'", tok);
 		}
-		if (lookup(value_names, eq, &val)) {
+		if (cmd == DTV_DELIVERY_SYSTEM && vt_delsys_parse(eq) >= 0) {
+			val = (uint32_t)vt_delsys_parse(eq);
+		} else if (lookup(value_names, eq, &val)) {
 			if (val == 0xffffffffu)
 				val = auto_value(cmd);
 		} else {
@@ -683,19 +676,19 @@ int main(int argc, char **argv)
 			r, VTP_OK, "SET_PIDS");
 	}
 
-	start = now_ns();
+	start = vt_now_ns();
 	end = start + (uint64_t)seconds * 1000000000ull;
 	next_ping = start;
 	next_retune = start + retune_ms * 1000000ull;
-	while (now_ns() < end) {
+	while (vt_now_ns() < end) {
 		struct pollfd p[2] = {
 			{ .fd = ctl.fd, .events = POLLIN },
 			{ .fd = dat.fd, .events = POLLIN },
 		};
-		int left = (int)((end - now_ns()) / 1000000) + 1;
+		int left = (int)((end - vt_now_ns()) / 1000000) + 1;
 
 		if (ping_ms) {
-			uint64_t t = now_ns();
+			uint64_t t = vt_now_ns();
 
 			if (t >= next_ping) {
 				n = vtp_encode_keepalive(buf, sizeof(buf),
@@ -709,7 +702,7 @@ int main(int argc, char **argv)
 
 		/* the next retune once the last one was answered and streams */
 		if (retune_ms && !tune_reqid && !first_ts_due) {
-			uint64_t t = now_ns();
+			uint64_t t = vt_now_ns();
 
 			if (t >= next_retune) {
 				tune->seq = ++tune_seq;
@@ -736,7 +729,7 @@ int main(int argc, char **argv)
 					on_status(&msg->u.status);
 				else if (msg->hdr.type == VTP_KEEPALIVE_REPLY &&
 					 ping_ms)
-					lat_add(&rtt, now_ns() - msg->u.stamp);
+					lat_add(&rtt, vt_now_ns() - msg->u.stamp);
 				else if (tune_reqid &&
 					 msg->hdr.type == VTP_ERROR &&
 					 msg->u.error.reqid == tune_reqid)
@@ -745,7 +738,7 @@ int main(int argc, char **argv)
 				else if (tune_reqid &&
 					 msg->hdr.type == VTP_OK &&
 					 msg->hdr.reqid == tune_reqid) {
-					lat_add(&tune_rtt, now_ns() - tune_sent);
+					lat_add(&tune_rtt, vt_now_ns() - tune_sent);
 					tune_reqid = 0;
 				} else if (msg->hdr.type == VTP_KEEPALIVE) {
 					n = vtp_encode_keepalive_reply(buf,
@@ -779,7 +772,7 @@ int main(int argc, char **argv)
 					continue;
 				}
 				if (first_ts_due && tune_sent) {
-					lat_add(&tune_ts, now_ns() - tune_sent);
+					lat_add(&tune_ts, vt_now_ns() - tune_sent);
 					first_ts_due = false;
 				}
 				frames++;
@@ -793,7 +786,7 @@ int main(int argc, char **argv)
 		}
 	}
 	{
-		double secs = (now_ns() - start) / 1e9;
+		double secs = (vt_now_ns() - start) / 1e9;
 
 		printf("received %llu TS packets in %llu frames in %.2f s: "
 		       "%.3f Mbit/s; %llu stale frames\n",
