@@ -46,7 +46,7 @@ VT_LOGDIR=$(mktemp -d /tmp/vtlogs.XXXXXX)
 # The daemons connect after the delay is set, as on a real network: a
 # delay raised 1000-fold under a live connection makes TCP time out
 # spuriously and leaves the data connection in congestion avoidance with a
-# small window (see BENCHMARKS.md: tune -> first TS then takes ~4 RTT).
+# small window (see bench/HISTORY.md §3: tune -> first TS then takes ~4 RTT).
 for d in $DELAYS; do
 	if [ "$d" = 0 ]; then
 		ip netns exec cli tc qdisc del dev veth-c root 2>/dev/null || true

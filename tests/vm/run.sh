@@ -8,7 +8,7 @@
 # the tests, wrong for timing the network stack) and with the guest's RAM
 # allocated by QEMU before the boot (-mem-prealloc: otherwise the first
 # touch of each guest page stalls the vCPU while the host backs it, a cost
-# that falls on whichever path uses fresh memory first; see BENCHMARKS.md
+# that falls on whichever path uses fresh memory first; see bench/HISTORY.md
 # §2, seventh round; VT_LAZY_RAM=1 leaves it out).  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
 # the VM died before every test reported (2 on usage errors).

@@ -678,7 +678,7 @@ static void vts_file_fix(struct vts_file *f, uint8_t *buf, size_t end)
 /*
  * The next npkts packets of the file: copied in runs up to its end (one
  * memcpy() a run: the sim at 800 Mbit/s spent a quarter of its time in a
- * copy a packet, BENCHMARKS.md), then the counters that need it fixed.
+ * copy a packet, bench/HISTORY.md), then the counters that need it fixed.
  */
 static void vts_send_file(struct vts_mux *m, uint8_t *buf, size_t npkts)
 {
