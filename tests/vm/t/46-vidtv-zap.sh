@@ -5,7 +5,9 @@
 # then through vtunerd --adapter 0 and vtunerc (adapter1), for the same
 # time, and ts_compare (lib.sh) holds the two recordings side by side:
 # the same PIDs, through vtuner at least 90 % of each PID's packets, no
-# continuity error.
+# continuity error.  vidtv's audio (PID 273) comes at a rate that
+# follows the CPU the VM has left: its share is measured against what
+# vidtv made in each run's time (vidtv_ref in lib.sh).
 #   dvbv5-zap -p      PAT, PMT and audio (DVB-T, DVBv5)
 #   dvbv5-zap -P      the full TS (PID 0x2000); every PID vidtv carries
 #   tzap -r -p        DVB-T, DVBv3 tune, its own recording of dvr0
@@ -44,12 +46,15 @@ echo "Beethoven:474000000:INVERSION_AUTO:6900000:FEC_NONE:QAM_AUTO:0:273:2176" >
 record() {
 	local a=$1 s=$2 pid
 	log "$s: dvbv5-zap -p"
+	vidtv_ref_start "$s-zap" "$secs"
 	timeout 60 dvbv5-zap -a "$a" -c dvbv5.conf -p -o "$rec/$s-zap.ts" -t "$secs" \
 		Beethoven >"$s-zap.out" 2>&1 || { tail -n 5 "$s-zap.out"; log "$s: dvbv5-zap failed"; }
 	log "$s: dvbv5-zap -P"
+	vidtv_ref_start "$s-full" "$secs"
 	timeout 60 dvbv5-zap -a "$a" -c dvbv5.conf -P -r -o "$rec/$s-full.ts" -t "$secs" \
 		Beethoven >"$s-full.out" 2>&1 || { tail -n 5 "$s-full.out"; log "$s: dvbv5-zap -P failed"; }
 	log "$s: tzap -r -p"
+	vidtv_ref_start "$s-tzap" "$secs"
 	timeout 60 tzap -a "$a" -c t.conf -r -p -o "$rec/$s-tzap.ts" -t "$secs" \
 		Beethoven >"$s-tzap.out" 2>&1 || { tail -n 5 "$s-tzap.out"; log "$s: tzap failed"; }
 	# gnutv tunes with the frontend's current system (DVBv3): before czap
@@ -59,6 +64,7 @@ record() {
 		{ tail -n 5 "$s-gnutv.out"; log "$s: gnutv failed"; }
 	# czap has no -o: it sets the filters, dvr0 is read beside it
 	log "$s: czap -r -p"
+	vidtv_ref_start "$s-czap" "$secs"
 	stdbuf -oL czap -a "$a" -c c.conf -r -p Beethoven >"$s-czap.out" 2>&1 &
 	pid=$!
 	timeout "$secs" cat "/dev/dvb/adapter$a/dvr0" >"$rec/$s-czap.ts" || true
@@ -78,7 +84,9 @@ record 1 vtuner
 failed=()
 for app in zap full tzap gnutv czap; do
 	log "compare $app: vidtv directly and through vtunerd"
-	ts_compare "$rec/direct-$app.ts" "$rec/vtuner-$app.ts" | tee "$app.cmp" ||
+	ref=
+	[ "$app" = gnutv ] || ref="273 $(vidtv_ref "direct-$app") $(vidtv_ref "vtuner-$app")"
+	TS_COMPARE_REF=$ref ts_compare "$rec/direct-$app.ts" "$rec/vtuner-$app.ts" | tee "$app.cmp" ||
 		failed+=("$app")
 done
 # what the services are made of: the audio and the PAT, at least
