@@ -29,11 +29,11 @@ struct vc_opts {
 };
 
 /*
- * Run until SIGINT/SIGTERM.  ready_fd (or -1) receives one byte once
- * the control device is set up ('0') or failed ('1'), so that a parent
- * that forked the daemon can exit with the right status.  Returns the
+ * Run until SIGINT/SIGTERM.  ready (or NULL) is called once, when the
+ * control device is set up (true) or cannot be (false), so that the
+ * parent of --daemon or systemd (Type=notify) learns it.  Returns the
  * exit status: 0 after a signal, 1 after a runtime error.
  */
-int client_run(const struct vc_opts *o, int ready_fd);
+int client_run(const struct vc_opts *o, void (*ready)(bool ok));
 
 #endif

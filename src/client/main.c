@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - vtunerc: command line, daemonisation, logging.
+ * main.c - vtunerc: command line, logging, --daemon, then the client.
+ *
+ * Exit status (common/daemon.h): 0 normal end, 1 runtime or setup error,
+ * 2 usage or configuration error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,16 +23,18 @@
 #include "client/net.h"
 #include "client/props.h"
 #include "common/config.h"
+#include "common/daemon.h"
 #include "common/log.h"
 
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: vtunerc [OPTIONS] [-s HOST[:PORT]]\n"
+"Usage: vtunerc [OPTION]... [-s HOST[:PORT]]\n"
 "       vtunerc --discover\n"
 "Give the virtual DVB adapter of /dev/vtunercN the tuner of a vtunerd server.\n"
 "\n"
+"Tuner:\n"
 "  -s, --server HOST[:PORT]  vtunerd server (default port " VC_DEFAULT_PORT ";\n"
 "                            IPv6 as [ADDR]:PORT); without it, the first\n"
 "                            server announced on the network (DNS-SD) that\n"
@@ -44,28 +49,36 @@ static void usage(FILE *f)
 "                            base64, at least 32 bytes, not accessible by\n"
 "                            others); a server that cannot prove the key\n"
 "                            is refused.  Traffic is not encrypted\n"
-"  -f, --foreground          stay in the foreground, log to stderr\n"
-"  -v, --verbose             more messages (repeat for debug)\n"
 "      --discover            list the servers announced on the network and\n"
-"                            their tuners\n"
+"                            their tuners, then exit\n"
+"\n"
+"Testing without the module:\n"
 "      --sink FILE           write the TS to FILE (or /dev/null) instead of\n"
-"                            the module, which is not used (testing)\n"
+"                            the module, which is not used\n"
 "      --tune PROPS          with --sink: tune at once, e.g.\n"
 "                            DELIVERY_SYSTEM=DVBS2,FREQUENCY=11362000,\n"
 "                            SYMBOL_RATE=27500000\n"
 "      --pids LIST           with --sink: PIDs to receive, e.g. 0,17,256\n"
 "                            or all\n"
-"  -c, --config FILE         read options from FILE first (vtuner.conf(5)):\n"
-"                            \"server = host:5911\" is --server host:5911\n"
-"      --check               check the options (and FILE) and exit\n"
+"\n"
+"Process:\n"
 "      --status-file FILE    write the state there every second (default\n"
 "                            /run/vtunerc/DEVICE.status if /run/vtunerc\n"
 "                            exists; none: do not), for vtunerctl(8)\n"
-"  -h, --help                this help\n"
-"  -V, --version             version\n"
+"  -f, --foreground          stay in the foreground: the default, accepted\n"
+"                            for compatibility\n"
+"      --daemon              detach once set up (the exit status says\n"
+"                            whether it was), then log to syslog\n"
+"  -v, --verbose             more messages; repeat for debug output\n"
+"  -c, --config FILE         read options from FILE first (vtuner.conf(5)):\n"
+"                            \"name = NAME\" is --name NAME\n"
+"      --check               check the options, FILE and the key of\n"
+"                            --psk-file, then exit: 0 valid, 2 not\n"
+"  -h, --help                show this help and exit\n"
+"  -V, --version             show the version and exit\n"
 "\n"
-"Exit status: 0 after SIGTERM/SIGINT, 1 on a runtime error, 2 on a usage\n"
-"error.\n");
+"Exit status: 0 normal end, 1 runtime or setup error, 2 usage or\n"
+"configuration error.\n");
 }
 
 static void usage_error(const char *fmt, ...)
@@ -82,12 +95,12 @@ static void usage_error(const char *fmt, ...)
 	/* inside a config file: "vtunerc: FILE:LINE: server: ..." */
 	fprintf(stderr, "vtunerc: %s%s\n", vt_config_context(),
 		vt_config_msg(msg));
-	fprintf(stderr, "Try 'vtunerc --help'.\n");
-	exit(2);
+	fprintf(stderr, "Try 'vtunerc --help' for more information.\n");
+	exit(VT_EXIT_USAGE);
 }
 
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
-       OPT_STATUS_FILE, OPT_PSK_FILE };
+       OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -98,6 +111,7 @@ static const struct option long_opts[] = {
 	{ "delsys", required_argument, NULL, 'D' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "foreground", no_argument, NULL, 'f' },
+	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "discover", no_argument, NULL, OPT_DISCOVER },
 	{ "sink", required_argument, NULL, OPT_SINK },
@@ -113,37 +127,44 @@ static const struct option long_opts[] = {
 };
 
 /*
- * Fork; the parent waits for the child to report that the control
- * device is set up, then exits with the matching status.  Returns the
- * child's end of the pipe.
+ * --daemon: fork; the parent waits for the child to report that the
+ * control device is set up (or not), and *parent is its exit status.
+ * Returns the child's end of that pipe in the child, -1 in the parent and
+ * on an error (said; *parent stays -1).
  */
-static int daemonize(void)
+static int daemonize(int *parent)
 {
 	int p[2], devnull, status;
 	char c;
 	pid_t pid;
 
+	*parent = -1;
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		perror("vtunerc: pipe");
-		exit(1);
+		vt_err("pipe: %s", strerror(errno));
+		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		perror("vtunerc: fork");
-		exit(1);
+		vt_err("fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
 	}
 	if (pid > 0) {
 		close(p[1]);
 		if (read(p[0], &c, 1) == 1)
-			exit(c == '0' ? 0 : 1);
-		/* the child died before reporting */
-		waitpid(pid, &status, 0);
-		exit(1);
+			*parent = c == '0' ? VT_EXIT_OK : VT_EXIT_ERROR;
+		else	/* the child died before reporting */
+			*parent = waitpid(pid, &status, 0) == pid &&
+				  WIFEXITED(status) && WEXITSTATUS(status) ?
+				  WEXITSTATUS(status) : VT_EXIT_ERROR;
+		close(p[0]);
+		return -1;
 	}
 	close(p[0]);
 	setsid();
 	if (chdir("/") < 0)
-		exit(1);
+		vt_warn("chdir /: %s", strerror(errno));
 	umask(022);
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull >= 0) {
@@ -156,11 +177,27 @@ static int daemonize(void)
 	return p[1];
 }
 
+/* --daemon: the write end of the pipe the parent waits on, else -1 */
+static int ready_fd = -1;
+
+/* The control device is set up (ok) or cannot be: tell who waits. */
+static void ready(bool ok)
+{
+	if (ready_fd >= 0) {
+		if (write(ready_fd, ok ? "0" : "1", 1) < 0)
+			vt_debug("readiness pipe: %s", strerror(errno));
+		close(ready_fd);
+		ready_fd = -1;
+	}
+	if (ok)
+		vt_notify("READY=1");
+}
+
 /* The options, from the command line and the config file alike. */
 static struct {
 	struct vc_opts o;
 	const char *server;
-	bool foreground, discover;
+	bool foreground, daemonize, discover;
 	int verbose;
 	const char *psk_file;
 } O;
@@ -205,7 +242,10 @@ static void handle_opt(int c, const char *arg, void *unused)
 		O.o.name = arg;
 		break;
 	case 'f':
-		O.foreground = true;
+		O.foreground = true;	/* the default */
+		break;
+	case OPT_DAEMON:
+		O.daemonize = true;
 		break;
 	case 'v':
 		O.verbose++;
@@ -241,15 +281,15 @@ static void handle_opt(int c, const char *arg, void *unused)
 		break;		/* seen by main() */
 	case 'h':
 		usage(stdout);
-		exit(0);
+		exit(VT_EXIT_OK);
 	case 'V':
 		printf("vtunerc %s (wire protocol %d, control ABI %d)\n",
 		       VT_VERSION, VTP_VERSION_MAX,
 		       VTUNER_ABI_VERSION);
-		exit(0);
+		exit(VT_EXIT_OK);
 	default:
-		fprintf(stderr, "Try 'vtunerc --help'.\n");
-		exit(2);
+		fprintf(stderr, "Try 'vtunerc --help' for more information.\n");
+		exit(VT_EXIT_USAGE);
 	}
 }
 
@@ -257,74 +297,103 @@ static const char *const config_reject[] = {
 	"config", "check", "help", "version", "discover", NULL
 };
 
+/* --check: the options are valid; now the files they name.  0 or 2. */
+static int check_files(const struct vt_config *conf)
+{
+	static struct vtp_psk psk;
+	char err[640];
+	int ret = VT_EXIT_USAGE;
+
+	if (O.psk_file) {
+		snprintf(err, sizeof(err), "libsodium cannot be initialised");
+		if (vtp_auth_init() < 0 ||
+		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vtunerc: --psk-file %s\n", err);
+			goto out;
+		}
+	}
+	printf("vtunerc: %s: ok\n", conf->file ? conf->file : "options");
+	ret = VT_EXIT_OK;
+out:
+	vtp_psk_wipe(&psk);
+	return ret;
+}
+
+/* Everything main() acquires is released at its end, whatever the path. */
 int main(int argc, char **argv)
 {
 	static struct vt_config conf;
+	static struct vtp_psk psk;
 	struct vc_opts *op = &O.o;
 	bool check;
-	int c, ready_fd = -1, level;
+	int level, ret = VT_EXIT_ERROR;
 	char err[640];
 
 	O.o.device = "/dev/vtunerc0";
 	O.o.tuner = -1;
 	O.o.pids = calloc(1, sizeof(*O.o.pids));
-	if (!O.o.pids)
-		return 1;
+	if (!O.o.pids) {
+		fprintf(stderr, "vtunerc: out of memory\n");
+		goto out;
+	}
 	/* the file first: the command line overrides or adds to it */
 	if (vt_config_cmdline(&conf, argc, argv, SHORT_OPTS, long_opts,
 			      config_reject, handle_opt, &check, err,
 			      sizeof(err)) < 0) {
 		fprintf(stderr, "vtunerc: %s\n", err);
-		return 2;
+		ret = VT_EXIT_USAGE;
+		goto out;
 	}
+	/* usage_error() exits 2: nothing but static memory is held yet */
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (O.discover) {
-		if (O.server || op->sink || op->have_tune || op->have_pids)
-			usage_error("--discover takes no other option");
-		if (check)
-			return 0;
-		return discover_list(VC_DISCOVER_SECONDS);
-	}
+	if (O.foreground && O.daemonize)
+		usage_error("--foreground and --daemon exclude each other");
+	if (O.discover && (O.server || op->sink || op->have_tune ||
+			   op->have_pids || O.daemonize))
+		usage_error("--discover takes no other option");
 	if ((op->have_tune || op->have_pids) && !op->sink)
 		usage_error("--tune and --pids need --sink (with the module, "
 			    "applications tune)");
+	if (check) {
+		ret = check_files(&conf);
+		goto out;
+	}
+	if (O.discover) {
+		ret = discover_list(VC_DISCOVER_SECONDS);
+		goto out;
+	}
 	if (op->sink)
 		op->device = NULL;
-	if (check) {
-		printf("vtunerc: %s: ok\n", conf.file ? conf.file : "options");
-		free(op->pids);
-		return 0;
-	}
 
 	if (O.psk_file) {
-		static struct vtp_psk psk;
-
 		snprintf(err, sizeof(err), "libsodium cannot be initialised");
 		if (vtp_auth_init() < 0 ||
 		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
 			fprintf(stderr, "vtunerc: --psk-file %s\n", err);
-			free(op->pids);
-			return 1;
+			goto out;
 		}
 		op->psk = &psk;
 	}
 	level = O.verbose >= 2 ? LOG_DEBUG : O.verbose ? LOG_INFO : LOG_NOTICE;
-	if (!O.server) {
-		/* before daemonizing: a failure is the command's */
-		vt_log_init("vtunerc", VT_LOG_STDERR, level);
-		if (discover_pick(op, VC_DISCOVER_SECONDS) < 0) {
-			free(op->pids);
-			return 1;
+	/* before detaching, a failure is the command's: on stderr */
+	vt_log_init("vtunerc", O.daemonize ? VT_LOG_STDERR :
+		    vt_log_target_for(false), level);
+	if (!O.server && discover_pick(op, VC_DISCOVER_SECONDS) < 0)
+		goto out;
+	if (O.daemonize) {
+		ready_fd = daemonize(&ret);
+		if (ready_fd < 0) {
+			if (ret < 0)
+				ret = VT_EXIT_ERROR;
+			goto out;	/* the parent, or no fork */
 		}
-	}
-	if (O.foreground) {
-		vt_log_init("vtunerc", VT_LOG_STDERR, level);
-	} else {
-		ready_fd = daemonize();
 		vt_log_init("vtunerc", VT_LOG_SYSLOG, level);
 	}
-	c = client_run(op, ready_fd);
+	ret = client_run(op, ready);
+out:
 	free(op->pids);
-	return c;
+	vtp_psk_wipe(&psk);
+	vt_config_free(&conf);
+	return ret;
 }

@@ -492,7 +492,6 @@ int main(int argc, char **argv)
 	}
 
 	if (vtd_server_init(&srv, &cfg, &tuners) < 0 ||
-	    vtd_server_signals(&srv) < 0 ||
 	    (O.user && drop_privileges(O.user) < 0))
 		goto out_server;
 	/* set up: the parent of --daemon exits 0 */
@@ -500,6 +499,9 @@ int main(int argc, char **argv)
 		vt_err("daemon: %s", strerror(errno));
 		goto out_server;
 	}
+	/* after the fork: a signalfd wakes epoll in the process that made it */
+	if (vtd_server_signals(&srv) < 0)
+		goto out_server;
 	vt_notice(PROG " " VT_VERSION ": %u tuner%s", tuners.num,
 		  tuners.num == 1 ? "" : "s");
 	if (O.announce) {
