@@ -4,7 +4,8 @@
 # once, retunes and control round trips while TS flows, a client killed
 # mid-stream, a client that stops reading, and a shutdown with every
 # tuner streaming; a ts_file transponder read at startup (a bad one stops
-# vtunerd there); --sim-delsys; any sanitizer report (leaks at exit too)
+# vtunerd there); --sim-delsys; both daemons alike (foreground, READY=1,
+# --daemon, -n, exit status, with vtunerc --sink); any sanitizer report (leaks at exit too)
 # fails.
 # Usage: run.sh BUILD_DIR   (needs $B/san/server/vtunerd: make san,
 # $B/tests/server/vtunerd-probe, $B/server/sim/vts-gen and
@@ -50,7 +51,8 @@ check_or_show() {
 	if "${cmd[@]}"; then ok "$name"; else fail "$name"; show "${files[@]}"; fi
 }
 
-for f in "$VTD" "$PROBE" "$TSCHECK" "$GEN"; do
+VTC=$B/san/client/vtunerc
+for f in "$VTD" "$VTC" "$PROBE" "$TSCHECK" "$GEN"; do
 	if [ ! -x "$f" ]; then
 		fail "$f missing (make san vtunerd sim tuner-tools)"
 		echo "$passed passed, $failed failed"
@@ -242,9 +244,113 @@ check_or_show "SIGTERM while 4 tuners stream: vtunerd exits 0" vtd_exit -- "$W/v
 vtd_pid=
 wait_all
 
+# 6. both daemons alike: in the foreground by default, telling systemd
+# when ready; --daemon returns once set up; -n is --name; the same exit
+# status for the same errors (and no leak on those paths: ASan's reports)
+SRV2=127.0.0.1:$((PORT + 1))
+# notified OUT CMD...: CMD with NOTIFY_SOCKET (output to OUT) sends READY=1
+# within 10 s, still runs 1 s later, exits 0 on SIGTERM
+notified() {
+	local out=$1
+
+	shift
+	python3 - "$W/notify.sock" "$out" "$@" <<'PY'
+import os, socket, subprocess, sys, time
+path, out, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+if os.path.exists(path):
+    os.unlink(path)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path)
+s.settimeout(10)
+p = subprocess.Popen(cmd, env=dict(os.environ, NOTIFY_SOCKET=path),
+                     stdout=open(out, "w"), stderr=subprocess.STDOUT)
+try:
+    ok = s.recv(64) == b"READY=1"
+    time.sleep(1)	# serving, connected
+    ok = ok and p.poll() is None
+except socket.timeout:
+    ok = False
+p.terminate()
+sys.exit(0 if p.wait() == 0 and ok else 1)
+PY
+}
+fg_vtd() {
+	notified "$W/fg-d.log" "$VTD" --sim -l "$SRV" --no-announce &&
+		grep -q "vtunerd: listening on" "$W/fg-d.log"
+}
+check_or_show "vtunerd without -f: in the foreground, READY=1, logs to stderr, exit 0 on SIGTERM" \
+	fg_vtd -- "$W/fg-d.log"
+"$VTD" --daemon --sim --sim-tuners 1 -n "bench two" -l "$SRV2" --no-announce \
+	>"$W/daemon-d.log" 2>&1
+d_status=$?
+d_pid=$(pgrep -f -- "--daemon --sim --sim-tuners 1 -n bench two -l $SRV2")
+daemon_vtd() { [ "$d_status" = 0 ] && [ -n "$d_pid" ] && "$PROBE" -s "$SRV2" -l >/dev/null; }
+check_or_show "vtunerd --daemon: 0 once listening, the daemon serves" \
+	daemon_vtd -- "$W/daemon-d.log"
+fg_vtc() {
+	notified "$W/fg-c.log" "$VTC" -s "$SRV2" -t 0 --sink /dev/null \
+		--status-file none &&
+		grep -q "connected to .*(bench two)" "$W/fg-c.log"
+}
+check_or_show "vtunerc without -f: in the foreground, READY=1, the name of vtunerd -n, exit 0 on SIGTERM" \
+	fg_vtc -- "$W/fg-c.log"
+"$VTC" --daemon -s "$SRV2" -t 0 --sink /dev/null --status-file none \
+	>"$W/daemon-c.log" 2>&1
+c_status=$?
+c_pid=$(pgrep -f -- "--daemon -s $SRV2 -t 0 --sink")
+daemon_vtc() { [ "$c_status" = 0 ] && [ -n "$c_pid" ]; }
+check_or_show "vtunerc --daemon: 0 once set up, the daemon runs" \
+	daemon_vtc -- "$W/daemon-c.log"
+[ -n "$c_pid" ] && kill "$c_pid"
+[ -n "$d_pid" ] && kill "$d_pid"
+gone() {	# gone PATTERN: no process matches within 10 s
+	for _ in $(seq 100); do
+		pgrep -f -- "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+both_gone() { gone "-l $SRV2 --no-announce" && gone "--daemon -s $SRV2"; }
+check_or_show "--daemon: both end on SIGTERM" both_gone
+status_is() {	# status_is N CMD...: CMD exits with N
+	local want=$1
+
+	shift
+	"$@" >>"$W/status.log" 2>&1
+	[ $? = "$want" ]
+}
+: >"$W/empty.key"
+chmod 600 "$W/empty.key"
+usage_2() {
+	status_is 2 "$1" -f --daemon --check && status_is 2 "$1" -n &&
+		status_is 2 "$1" --bogus
+}
+name_0() { status_is 0 "$1" -n "a name" --check && status_is 0 "$1" -f --check; }
+key_2_1() {	# key_2_1 DAEMON ARGS...: 2 with --check, 1 at startup
+	status_is 2 "$1" --psk-file "$W/empty.key" --check &&
+		status_is 1 timeout -s KILL 20 "$@" --psk-file "$W/empty.key"
+}
+for d in "$VTD" "$VTC"; do
+	n=${d##*/}
+	check_or_show "$n: -f with --daemon, -n without a value, an unknown option: exit 2" \
+		usage_2 "$d" -- "$W/status.log"
+	check_or_show "$n: -n NAME --check, -f --check: exit 0" \
+		name_0 "$d" -- "$W/status.log"
+done
+check_or_show "vtunerd: an empty key file: exit 2 with --check, 1 at startup" \
+	key_2_1 "$VTD" --no-announce -l "$SRV2" -- "$W/status.log"
+check_or_show "vtunerc: an empty key file: exit 2 with --check, 1 at startup" \
+	key_2_1 "$VTC" --sink /dev/null -s "$SRV2" -- "$W/status.log"
+no_device_1() {
+	status_is 1 "$VTC" -s "$SRV2" -d "$W/no-such-device" &&
+		status_is 1 "$VTC" --daemon -s "$SRV2" -d "$W/no-such-device"
+}
+check_or_show "vtunerc: a control device that cannot be opened: exit 1, with --daemon too" \
+	no_device_1 -- "$W/status.log"
+
 reports=$(ls "$W"/asan.* "$W"/ubsan.* 2>/dev/null)
 if [ -z "$reports" ] &&
-   ! grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$W/vtd.log"; then
+   ! cat "$W"/*.log | grep -q "runtime error\|AddressSanitizer\|LeakSanitizer"; then
 	ok "no sanitizer report"
 else
 	fail "sanitizer reports"
