@@ -15,7 +15,8 @@
 # (ts_receive in lib.sh); but a receiver short of CPU under TCG reads a
 # backlog at once, so the recordings' lengths are measured by a PID that
 # comes at a fixed rate of the stream's clock (TS_COMPARE_CLOCK): vidtv's
-# PCR PID 512 (dvblast, mumudvb and VDR pass it), VLC's own PAT.
+# PCR PID 512 as mumudvb and VDR pass it, its EIT as dvblast passes it
+# (dvblast remakes the PCR-only packets), VLC's own PAT.
 # vidtv's audio (PID 273) comes at a rate that follows the CPU the VM
 # has left: its share is measured against what vidtv made in each
 # recording's time (vidtv_ref).  (VLC's MP2 follows the audio's time
@@ -157,8 +158,12 @@ for app in dvblast mumudvb vdr vlc; do
 		ccok=$(($(cat direct-vdr.dropped) + $(cat vtuner-vdr.dropped)))
 		;;
 	vlc) clock=0 ;;
-	*) ref="273 $(vidtv_ref "direct-$app") $(vidtv_ref "vtuner-$app")" ;;
 	esac
+	case $app in
+	dvblast | mumudvb) ref="273 $(vidtv_ref "direct-$app") $(vidtv_ref "vtuner-$app")" ;;
+	esac
+	# dvblast remakes the PCR-only packets: vidtv's EIT is its clock
+	[ "$app" != dvblast ] || clock=18
 	TS_COMPARE_REF=$ref TS_COMPARE_CLOCK=$clock TS_COMPARE_CC_OK=$ccok \
 		ts_compare "$rec/direct-$app.ts" "$rec/vtuner-$app.ts" "$ignore" |
 		tee "$app.cmp" || failed+=("$app")
