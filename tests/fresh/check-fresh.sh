@@ -29,6 +29,7 @@
 #     instead of loading it into this machine's kernel.
 # /dev, /proc and /sys are bound in a private mount namespace, so that no
 # mount outlives the run.  Logs: $B/fresh/<root>.log.
+# FRESH_ROOTS="demo make deb" (the default) chooses the roots to run.
 # Ends with "check-fresh: N passed, N failed".
 set -euo pipefail
 
@@ -36,6 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 : "${B:=build}"
 : "${FRESH_CACHE:=/var/cache/vtuner-fresh}"
+: "${FRESH_ROOTS:=demo make deb}"
 suite=bookworm
 
 die() { echo "check-fresh: $*" >&2; exit 1; }
@@ -240,19 +242,24 @@ docs_root() {
 }
 
 # ---- demo: what a new user types first
-log=$work/demo.log
-: >"$log"
-r=$(new_root demo)
-if setup "$r" "$log" git make; then
-	clone "$r" >>"$log"
-	step "$r" "$log" "demo: make demo, the first time" "cd /root/vtuner && make demo" &&
-		step "$r" "$log" "demo: make check-unit" "cd /root/vtuner && make check-unit"
-fi
-umount_root "$r"
+demo_root() {
+	local r log=$work/demo.log
+	: >"$log"
+	r=$(new_root demo)
+	if setup "$r" "$log" git make; then
+		clone "$r" >>"$log"
+		step "$r" "$log" "demo: make demo, the first time" "cd /root/vtuner && make demo" &&
+			step "$r" "$log" "demo: make check-unit" "cd /root/vtuner && make check-unit"
+	fi
+	umount_root "$r"
+}
 
-# ---- the documented command sequences
-for name in make deb; do
-	docs_root "$name"
+for name in $FRESH_ROOTS; do
+	case $name in
+	demo) demo_root ;;
+	make | deb) docs_root "$name" ;;	# the documented command sequences
+	*) fail "FRESH_ROOTS: no root '$name'" ;;
+	esac
 done
 for fl in "${blocks[@]}"; do
 	case ${fl#* } in
