@@ -41,9 +41,10 @@ include kernel/kernel.mk
 -include install.mk
 -include bench/bench.mk
 -include tests/setup.mk
-# (not those of the kernel builds or of the tree copy check-deb builds in)
+# (not those of the kernel builds, of the tree copy check-deb builds in,
+# or of the Debian roots of check-fresh)
 -include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/kernel -o \
-	-path $(B)/vidtv -o -path $(B)/vm \) -prune -o -type f -name '*.d' -print 2>/dev/null)
+	-path $(B)/vidtv -o -path $(B)/vm -o -path $(B)/fresh \) -prune -o -type f -name '*.d' -print 2>/dev/null)
 endif
 
 clean:
