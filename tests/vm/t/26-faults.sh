@@ -48,7 +48,12 @@ out=$("$fecall" voltage 18) || fail "voltage after a timeout: $out"
 # The client is killed while an application waits: the call returns at once.
 "$fecall" tone off >call.out &
 call=$!
-sleep 0.3
+# killed once it holds the request (it logs what it ignores): a busy
+# host may take longer than timeout_ms to start vt-fecall at all
+for _ in $(seq 40); do
+	grep -qx "TONE 0" t0.log && break
+	sleep 0.05
+done
 kill -9 "$(cat "$VT_RESULTS/t0.ready")"
 start=$(date +%s%N)
 wait $call || true

@@ -51,7 +51,7 @@ discover() {	# discover OUT: vtunerc --discover into OUT
 		fail "vtunerc --discover: server line missing"
 }
 tuner_line() {	# tuner_line OUT INDEX free|busy
-	grep -qx "${tab}tuner $2${tab}$3${tab}DVBS2,DVBS,DVBT2,DVBT,DVBC_ANNEX_A${tab}vtuner simulated tuner $2" "$1" ||
+	grep -qx "${tab}tuner $2${tab}$3${tab}DVBS2,DVBS,DVBT2,DVBT,DVBC/ANNEX_A${tab}vtuner simulated tuner $2" "$1" ||
 		fail "vtunerc --discover: tuner $2 not listed as $3"
 }
 discover d1.out
