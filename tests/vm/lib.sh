@@ -183,6 +183,29 @@ vtunerc_start() {
 	fail "vtunerc $name did not configure $dev"
 }
 
+# chain_second_hop: the first client's adapter (adapter0, /dev/vtunerc0)
+# served again by a second vtunerd in namespace cli (10.99.0.2, dvb
+# backend, log srv2.log), and a second vtunerc in namespace srv feeding
+# /dev/vtunerc1 (adapter1, log hop2.log); fails unless adapter1 is then
+# the chained tuner.  Stop them with daemon_stop hop2 and srv2.
+chain_second_hop() {
+	ip netns exec cli "$VTUNERD" -f -v --adapter 0 -l 10.99.0.2:5911 >srv2.log 2>&1 &
+	echo $! >"$VT_RESULTS/srv2.pid"
+	for _ in $(seq 50); do
+		ip netns exec cli ss -ltn | grep -q "10.99.0.2:5911 " && break
+		sleep 0.1
+	done
+	ip netns exec srv "$VTUNERC" -f -v -d /dev/vtunerc1 -s 10.99.0.2 -t 0 >hop2.log 2>&1 &
+	echo $! >"$VT_RESULTS/hop2.pid"
+	for _ in $(seq 100); do
+		grep -q "^owner: .* vtunerc" /proc/vtunerc1 &&
+			! grep -q "^name: vTuner (no client)" /proc/vtunerc1 && break
+		sleep 0.1
+	done
+	dvb-fe-tool -a 1 | head -n 1 | tee fe.out
+	grep -q "@ 10.99.0.2" fe.out || fail "adapter1 is not the chained tuner: $(cat fe.out)"
+}
+
 # daemon_stop NAME: stop a daemon started above.
 daemon_stop() {
 	local pid

@@ -11,20 +11,7 @@ vt_load adapters=2
 netns_setup
 vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
 vtunerc_start hop1 /dev/vtunerc0 -s 10.99.0.1 -t 0
-ip netns exec cli "$VTUNERD" -f -v --adapter 0 -l 10.99.0.2:5911 >srv2.log 2>&1 &
-echo $! >"$VT_RESULTS/srv2.pid"
-for _ in $(seq 50); do
-	ip netns exec cli ss -ltn | grep -q "10.99.0.2:5911 " && break
-	sleep 0.1
-done
-ip netns exec srv "$VTUNERC" -f -v -d /dev/vtunerc1 -s 10.99.0.2 -t 0 >hop2.log 2>&1 &
-echo $! >"$VT_RESULTS/hop2.pid"
-for _ in $(seq 100); do
-	grep -q "^owner: .* vtunerc" /proc/vtunerc1 && ! grep -q "^name: vTuner (no client)" /proc/vtunerc1 && break
-	sleep 0.1
-done
-dvb-fe-tool -a 1 | head -1 | tee fe.out
-grep -q "@ 10.99.0.2" fe.out || fail "adapter1 is not the chained tuner: $(cat fe.out)"
+chain_second_hop
 
 cat > init.conf <<'CONF'
 [T]

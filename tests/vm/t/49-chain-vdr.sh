@@ -134,20 +134,7 @@ vt_load adapters=2
 netns_setup
 vtunerd_start srv --sim --sim-tuners 1 --sim-config "$VT_RESULTS/sim.conf" -l 10.99.0.1:5911
 vtunerc_start hop1 /dev/vtunerc0 -s 10.99.0.1 -t 0
-ip netns exec cli "$VTUNERD" -f -v --adapter 0 -l 10.99.0.2:5911 >srv2.log 2>&1 &
-echo $! >"$VT_RESULTS/srv2.pid"
-for _ in $(seq 50); do
-	ip netns exec cli ss -ltn | grep -q "10.99.0.2:5911 " && break
-	sleep 0.1
-done
-ip netns exec srv "$VTUNERC" -f -v -d /dev/vtunerc1 -s 10.99.0.2 -t 0 >hop2.log 2>&1 &
-echo $! >"$VT_RESULTS/hop2.pid"
-for _ in $(seq 100); do
-	grep -q "^owner: .* vtunerc" /proc/vtunerc1 && ! grep -q "^name: vTuner (no client)" /proc/vtunerc1 && break
-	sleep 0.1
-done
-dvb-fe-tool -a 1 | head -n 1 | tee fe.out
-grep -q "@ 10.99.0.2" fe.out || fail "adapter1 is not the chained tuner: $(cat fe.out)"
+chain_second_hop
 
 # VDR on adapter1 only: DVB-T 522 MHz, 8 MHz, QAM64, FEC 2/3 (VDR's
 # defaults are QPSK and no FEC); video 513 with its PCR PID 515
