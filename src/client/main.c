@@ -297,21 +297,28 @@ static const char *const config_reject[] = {
 	"config", "check", "help", "version", "discover", NULL
 };
 
+/* The key of --psk-file into psk; 0, or -1 after saying why on stderr. */
+static int load_psk(struct vtp_psk *psk)
+{
+	char err[640];
+
+	snprintf(err, sizeof(err), "libsodium cannot be initialised");
+	if (vtp_auth_init() < 0 ||
+	    vtp_psk_load(O.psk_file, psk, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vtunerc: --psk-file %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* --check: the options are valid; now the files they name.  0 or 2. */
 static int check_files(const struct vt_config *conf)
 {
 	static struct vtp_psk psk;
-	char err[640];
 	int ret = VT_EXIT_USAGE;
 
-	if (O.psk_file) {
-		snprintf(err, sizeof(err), "libsodium cannot be initialised");
-		if (vtp_auth_init() < 0 ||
-		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
-			fprintf(stderr, "vtunerc: --psk-file %s\n", err);
-			goto out;
-		}
-	}
+	if (O.psk_file && load_psk(&psk) < 0)
+		goto out;
 	printf("vtunerc: %s: ok\n", conf->file ? conf->file : "options");
 	ret = VT_EXIT_OK;
 out:
@@ -367,12 +374,8 @@ int main(int argc, char **argv)
 		op->device = NULL;
 
 	if (O.psk_file) {
-		snprintf(err, sizeof(err), "libsodium cannot be initialised");
-		if (vtp_auth_init() < 0 ||
-		    vtp_psk_load(O.psk_file, &psk, err, sizeof(err)) < 0) {
-			fprintf(stderr, "vtunerc: --psk-file %s\n", err);
+		if (load_psk(&psk) < 0)
 			goto out;
-		}
 		op->psk = &psk;
 	}
 	level = O.verbose >= 2 ? LOG_DEBUG : O.verbose ? LOG_INFO : LOG_NOTICE;
