@@ -9,7 +9,8 @@ TUNER_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread
 
 TUNER_TOOLS := $(TUNER_B)/vt-testtuner $(TUNER_B)/vt-classic \
 	       $(TUNER_B)/vt-fuzz $(TUNER_B)/vt-tscheck $(TUNER_B)/vt-fecall \
-	       $(TUNER_B)/vt-watch $(TUNER_B)/vt-dmxfail $(TUNER_B)/vt-pidchurn
+	       $(TUNER_B)/vt-watch $(TUNER_B)/vt-dmxfail $(TUNER_B)/vt-pidchurn \
+	       $(TUNER_B)/vt-dmxguard $(TUNER_B)/vt-bigwrite
 
 # 32-bit build of vt-classic: only when the compiler can build and link
 # 32-bit programs (gcc-multilib, libc6-dev-i386); skipped otherwise.
@@ -42,6 +43,14 @@ $(TUNER_B)/vt-fuzz: $(TUNER_DIR)/vt-fuzz.c $(TUNER_COMMON)
 $(TUNER_B)/vt-dmxfail: $(TUNER_DIR)/vt-dmxfail.c
 	@mkdir -p $(@D)
 	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-dmxfail.c
+
+$(TUNER_B)/vt-dmxguard: $(TUNER_DIR)/vt-dmxguard.c kernel/uapi/vtuner.h
+	@mkdir -p $(@D)
+	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-dmxguard.c
+
+$(TUNER_B)/vt-bigwrite: $(TUNER_DIR)/vt-bigwrite.c kernel/uapi/vtuner.h
+	@mkdir -p $(@D)
+	$(CC) $(TUNER_CFLAGS) -o $@ $(TUNER_DIR)/vt-bigwrite.c
 
 $(TUNER_B)/vt-pidchurn: $(TUNER_DIR)/vt-pidchurn.c
 	@mkdir -p $(@D)

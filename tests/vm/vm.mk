@@ -24,7 +24,7 @@ vm-vidtv:
 	for k in $(KVERS); do cat $(B)/vidtv/build-$$k.log; done; \
 	exit $$rc
 
-check-vm: module vm-vidtv san bench-tools
+check-vm: module vm-vidtv san bench-tools tuner-tools
 	@[ -n "$(KVERS)" ] || { echo "check-vm: no kernels (KVERS is empty)" >&2; exit 1; }
 	@[ -n "$(VM_TEST_FILES)" ] || { echo "check-vm: no test matches VM_TESTS='$(VM_TESTS)'" >&2; exit 1; }
 	@tests/vm/run-kernels.sh $(B) $(KVERS) -- $(VM_TEST_FILES)
