@@ -6,8 +6,9 @@
  * With --psk-file, a control session is unauthenticated after HELLO and
  * accepts nothing but AUTH; every other request, a wrong proof or a
  * client without a key closes the connection with ERROR EACCES and a log
- * line naming the peer's address.  The token of DATA_ATTACH must carry
- * the session's MAC.
+ * line naming the peer's address (any other frame closes it too, without
+ * the ERROR).  A verified AUTH completes the handshake.  The token of
+ * DATA_ATTACH must carry the session's MAC.
  */
 #include <errno.h>
 #include <string.h>
@@ -31,16 +32,13 @@ int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
 	const struct vtp_hello *h = &m->u.hello;
 	struct vtd_session *s = c->sess;
 
-	if (!k) {
-		s->authed = true;
+	if (!k)
 		return 0;
-	}
 	if (!(h->features & VTP_FEAT_AUTH) || !h->has_nonce) {
 		vtd_auth_refuse(c, m->hdr.reqid, "the client has no key; this "
 				"server needs one");
 		return -1;
 	}
-	s->authed = false;
 	r->features |= VTP_FEAT_AUTH;
 	r->has_nonce = true;
 	vtp_auth_nonce(r->nonce);
@@ -60,7 +58,8 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 	uint8_t buf[VTP_HDR_LEN + VTP_MAC_LEN];
 	struct vtp_auth a;
 
-	if (m->hdr.type != VTP_AUTH) {
+	if (m->hdr.type != VTP_AUTH && m->hdr.reqid &&
+	    vtd_is_request(m->hdr.type)) {
 		char why[64];
 
 		snprintf(why, sizeof(why), "%s before AUTH",
@@ -68,11 +67,17 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 		vtd_auth_refuse(c, m->hdr.reqid, why);
 		return;
 	}
+	if (m->hdr.type != VTP_AUTH) {
+		vtd_conn_refuse(c, 0, 0, "%s before the handshake (AUTH)",
+				vtp_type_name(m->hdr.type));
+		return;
+	}
 	if (!vtp_auth_verify(k, VTP_AUTH_CLIENT, &s->actx, m->u.auth.mac)) {
 		vtd_auth_refuse(c, m->hdr.reqid, "wrong key");
 		return;
 	}
-	s->authed = true;
+	if (!vtd_session_establish(c, m->hdr.reqid))
+		return;
 	vtp_auth_proof(k, VTP_AUTH_SERVER, &s->actx, a.mac);
 	vt_notice("#%u %s: client '%s' authenticated", c->id, c->peer,
 		  s->name);

@@ -12,6 +12,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +331,8 @@ void vtd_conn_close(struct vtd_conn *c, const char *why)
 	c->ev.fd = -1;
 	srv->nconns--;
 	if (c->kind == CONN_CONTROL && c->sess) {
-		srv->nsessions--;
+		if (c->sess->established)
+			srv->nsessions--;
 		vtd_session_release(c->sess);
 	} else if (c->kind == CONN_DATA) {
 		vtd_data_detach(c);
@@ -347,6 +349,29 @@ void vtd_conn_close_after_flush(struct vtd_conn *c)
 	vtd_conn_flush(c);
 }
 
+void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
+		     const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	if (c->dead || c->closing)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	vt_warn("%s: %s: closed", c->peer, why);
+	if (reqid)
+		vtd_send_error(c, reqid, err, "%s", why);
+	vtd_conn_close_after_flush(c);
+}
+
+bool vtd_conn_pending(const struct vtd_conn *c)
+{
+	return c->kind == CONN_NEW ||
+	       (c->kind == CONN_CONTROL && !c->session.established);
+}
+
 /* "ADDR" of "ADDR:PORT" or "[ADDR6]:PORT" */
 static void vtd_peer_addr(const char *peer, char *addr, size_t len)
 {
@@ -356,24 +381,42 @@ static void vtd_peer_addr(const char *peer, char *addr, size_t len)
 	snprintf(addr, len, "%.*s", (int)n, peer);
 }
 
-/* --max-per-addr: every connection (control, data, new) counts. */
-static bool vtd_too_many_from(struct vtd_server *srv, const char *peer)
+/*
+ * Room for one more connection in the handshake, from addr (NULL: from
+ * anywhere), at most max of them: the oldest is closed when there is
+ * none.  Connections through their handshake do not count: a peer
+ * without the key cannot take the place of one with it, only make the
+ * others in the handshake wait less long.
+ */
+static void vtd_make_room(struct vtd_server *srv, const char *addr,
+			  unsigned int max, const char *peer)
 {
+	struct vtd_conn *c, *oldest = NULL;
 	unsigned int n = 0;
-	struct vtd_conn *c;
-	char addr[48];
 
-	if (!srv->cfg->max_per_addr)
-		return false;
-	vtd_peer_addr(peer, addr, sizeof(addr));
-	for (c = srv->conns; c; c = c->next)
-		if (!c->dead && !strcmp(c->addr, addr))
-			n++;
-	if (n < srv->cfg->max_per_addr)
-		return false;
-	vt_warn("%s: refused: %u connections from %s already "
-		"(--max-per-addr %u)", peer, n, addr, srv->cfg->max_per_addr);
-	return true;
+	if (!max)
+		return;
+	for (c = srv->conns; c; c = c->next) {
+		if (c->dead || !vtd_conn_pending(c) ||
+		    (addr && strcmp(c->addr, addr)))
+			continue;
+		n++;
+		if (!oldest || c->accept_ns < oldest->accept_ns)
+			oldest = c;
+	}
+	if (n < max)
+		return;
+	/* one refused already (its queue not yet sent) just goes */
+	if (!oldest->closing && addr)
+		vtd_conn_refuse(oldest, 0, 0, "handshake not complete, %u "
+				"connections from %s in it (--max-per-addr %u): "
+				"the oldest makes room for %s", n, addr, max,
+				peer);
+	else if (!oldest->closing)
+		vtd_conn_refuse(oldest, 0, 0, "handshake not complete, %u "
+				"connections in it (2 x --max-clients + 2): the "
+				"oldest makes room for %s", n, peer);
+	vtd_conn_close(oldest, NULL);
 }
 
 static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
@@ -381,7 +424,7 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	struct vtd_conn *c;
-	char peer[64];
+	char peer[64], addr[48];
 	int fd, one = 1;
 
 	fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
@@ -392,17 +435,10 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 		return;
 	}
 	vtd_format_addr((struct sockaddr *)&ss, peer, sizeof(peer));
-	if (vtd_too_many_from(srv, peer)) {
-		close(fd);
-		return;
-	}
+	vtd_peer_addr(peer, addr, sizeof(addr));
+	vtd_make_room(srv, addr, srv->cfg->max_per_addr, peer);
 	/* a client has a control and a data connection, plus slack */
-	if (srv->nconns >= 2 * srv->cfg->max_clients + 2) {
-		vt_warn("%s: refused: too many connections (--max-clients %u)",
-			peer, srv->cfg->max_clients);
-		close(fd);
-		return;
-	}
+	vtd_make_room(srv, NULL, 2 * srv->cfg->max_clients + 2, peer);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = calloc(1, sizeof(*c));
 	if (c)
@@ -423,10 +459,10 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	c->kind = CONN_NEW;
 	c->id = ++srv->next_id;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
-	vtd_peer_addr(peer, c->addr, sizeof(c->addr));
+	snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	vtp_reader_init(c->rd);
 	vtp_writer_init(&c->wr, c->wbuf, c->wcap);
-	c->last_rx_ns = vt_now_ns();
+	c->accept_ns = c->last_rx_ns = vt_now_ns();
 	if (vtd_server_watch(srv, &c->ev, fd, true) < 0) {
 		vt_warn("%s: epoll_ctl: %s", peer, strerror(errno));
 		vtd_conn_free(c);
@@ -460,12 +496,13 @@ static void vtd_conn_input(struct vtd_server *srv, struct vtd_conn *c)
 			vtd_conn_close(c, NULL);
 			return;
 		}
-		c->last_rx_ns = vt_now_ns();
-		c->ka_sent_ns = 0;
 		while (!c->dead && !c->closing) {
 			r = vtp_reader_next(c->rd, m);
 			if (r == 0)
 				break;
+			/* idle time runs from whole frames, not bytes */
+			c->last_rx_ns = vt_now_ns();
+			c->ka_sent_ns = 0;
 			if (r > 0) {
 				vtd_handle_frame(c, m);
 				continue;
@@ -493,9 +530,18 @@ static void vtd_conn_event(struct vtd_server *srv, struct vtd_conn *c,
 
 /* ---- timers ------------------------------------------------------------- */
 
+/* VTD_HANDSHAKE_S, or --timeout if shorter */
+static unsigned int vtd_handshake_s(const struct vtd_server *srv)
+{
+	unsigned int t = srv->cfg->timeout_s;
+
+	return t && t < VTD_HANDSHAKE_S ? t : VTD_HANDSHAKE_S;
+}
+
 static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 {
 	uint64_t timeout = (uint64_t)srv->cfg->timeout_s * 1000000000ull;
+	unsigned int hs = vtd_handshake_s(srv);
 	uint8_t buf[VTP_HDR_LEN + 8];
 	struct vtd_conn *c;
 	int n;
@@ -505,14 +551,21 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 
 		if (c->dead)
 			continue;
-		idle = now - c->last_rx_ns;
-		if (timeout && idle >= timeout) {
-			vtd_conn_close(c, c->kind == CONN_NEW ?
-				       "no HELLO or DATA_ATTACH: timeout" :
-				       "peer silent: timeout");
+		if (vtd_conn_pending(c) &&
+		    now - c->accept_ns >= hs * 1000000000ull) {
+			/* closing or not: its time is up */
+			if (!c->closing)
+				vtd_conn_refuse(c, 0, 0, "handshake not complete "
+						"within %u s", hs);
+			vtd_conn_close(c, NULL);
 			continue;
 		}
-		if (c->kind == CONN_NEW || c->ka_sent_ns ||
+		idle = now - c->last_rx_ns;
+		if (timeout && idle >= timeout) {
+			vtd_conn_close(c, "peer silent: timeout");
+			continue;
+		}
+		if (vtd_conn_pending(c) || c->ka_sent_ns ||
 		    idle < VTD_KEEPALIVE_S * 1000000000ull)
 			continue;
 		n = vtp_encode_keepalive(buf, sizeof(buf), srv->next_reqid++,

@@ -22,7 +22,13 @@
 #define VTD_DEFAULT_LISTEN	"127.0.0.1:5911"
 #define VTD_MAX_LISTEN		8
 #define VTD_CTRL_QUEUE		(1024 * 1024)	/* control output queue */
-#define VTD_SMALL_QUEUE		(64 * 1024)	/* before HELLO / ATTACH */
+#define VTD_SMALL_QUEUE		(64 * 1024)	/* until the handshake ends */
+/*
+ * A connection must complete its handshake (HELLO without a key, AUTH
+ * with one, DATA_ATTACH for a data connection) within VTD_HANDSHAKE_S of
+ * accept(), or --timeout if that is shorter, whatever it sends meanwhile.
+ */
+#define VTD_HANDSHAKE_S		10
 #define VTD_STATUS_POLL_MS	100		/* frontend status poll */
 /*
  * After a tune, until its lock has been pushed (VTD_STATUS_FAST_WINDOW_MS
@@ -70,7 +76,12 @@ struct vtd_session {
 	struct vtd_conn *data;
 	char name[VTP_PEER_NAME_MAX + 1];
 	uint16_t version;
-	bool authed;			/* no key, or AUTH verified */
+	/*
+	 * The handshake is complete: HELLO without a key, AUTH verified with
+	 * one.  Before, nothing but the handshake is taken; from here on the
+	 * session counts against --max-clients.
+	 */
+	bool established;
 	struct vtp_auth_ctx actx;	/* with a key: the handshake */
 	struct vtd_tuner *tuner;
 	struct vtd_ev ts_ev;		/* EV_TUNER, the tuner's fd */
@@ -106,7 +117,8 @@ struct vtd_conn {
 	bool want_out;			/* EPOLLOUT registered */
 	bool closing;			/* close once the queue is sent */
 	bool dead;			/* closed, freed after this round */
-	uint64_t last_rx_ns;
+	uint64_t accept_ns;		/* the handshake deadline runs from it */
+	uint64_t last_rx_ns;		/* the last whole frame received */
 	uint64_t ka_sent_ns;		/* 0: no KEEPALIVE outstanding */
 	struct vtd_session *sess;	/* control: &session; data: bound to */
 	struct vtd_session session;	/* of a control connection */
@@ -130,7 +142,8 @@ struct vtd_server {
 	unsigned int timer_ms;		/* the timer's period */
 	struct vtd_ev sig;		/* signalfd */
 	struct vtd_conn *conns;
-	unsigned int nconns, nsessions, next_id;
+	unsigned int nconns, next_id;
+	unsigned int nsessions;		/* established control sessions */
 	uint32_t next_reqid;
 	uint64_t last_house_ns;
 	bool stop;
@@ -154,6 +167,15 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len);
 /* Send what can be sent now; false if the connection was closed. */
 bool vtd_conn_flush(struct vtd_conn *c);
 void vtd_conn_close(struct vtd_conn *c, const char *why);
+/*
+ * A peer that broke the rules of the handshake (or took too long): a
+ * warning naming its address and why, an ERROR first if reqid is not 0
+ * (a request), then the connection closed.
+ */
+void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Not yet through its handshake (HELLO/AUTH, or DATA_ATTACH). */
+bool vtd_conn_pending(const struct vtd_conn *c);
 /* Stop reading, send what is queued, then close. */
 void vtd_conn_close_after_flush(struct vtd_conn *c);
 int vtd_conn_watch_out(struct vtd_conn *c);
@@ -164,7 +186,7 @@ int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
 /* Adds the AUTH grant to r; -1: refused and closing. */
 int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
 		   struct vtp_hello_reply *r);
-/* A request of a session not yet authenticated. */
+/* A frame of a session not yet authenticated (AUTH, or refused). */
 void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m);
 /* The MAC of DATA_ATTACH for s; false: refused and closing. */
 bool vtd_auth_attach(struct vtd_conn *c, const struct vtd_session *s,
@@ -172,8 +194,16 @@ bool vtd_auth_attach(struct vtd_conn *c, const struct vtd_session *s,
 bool vtd_token_equal(const uint8_t *a, const uint8_t *b);
 
 /* session.c */
+/* A request type (answered with a reply, OK or ERROR). */
+bool vtd_is_request(uint16_t type);
 void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m);
 void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m);
+/*
+ * The handshake of control connection c is complete (reqid: the request
+ * that completed it): counted against --max-clients, full output queue.
+ * false: refused (too many clients, no memory) and closing.
+ */
+bool vtd_session_establish(struct vtd_conn *c, uint32_t reqid);
 void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Releases the tuner and closes the data connection. */

@@ -30,7 +30,7 @@
 #define VTD_TS_FIRST_PKTS	64
 #define VTD_DROP_LOG_NS		10000000000ull
 
-static bool vtd_is_request(uint16_t type)
+bool vtd_is_request(uint16_t type)
 {
 	switch (type) {
 	case VTP_HELLO:
@@ -94,6 +94,24 @@ static void vtd_send_ok(struct vtd_conn *c, uint32_t reqid)
 
 void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
 {
+	uint16_t type = m->hdr.type;
+
+	/* before the handshake is complete: closed, and said */
+	if (vtd_conn_pending(c) && err == -ENOTSUP) {
+		vtd_conn_refuse(c, m->hdr.reqid, EOPNOTSUPP, "unknown message "
+				"type 0x%04x before the handshake", type);
+		return;
+	}
+	if (vtd_conn_pending(c) && err == -EPROTO) {
+		vtd_conn_refuse(c, vtd_is_request(type) ? m->hdr.reqid : 0,
+				EPROTO, "malformed %s (%u payload bytes) before "
+				"the handshake", vtp_type_name(type), m->hdr.len);
+		return;
+	}
+	if (vtd_conn_pending(c) && err == -EBADMSG) {
+		vtd_conn_refuse(c, 0, 0, "bad frame magic before the handshake");
+		return;
+	}
 	switch (err) {
 	case -EBADMSG:
 		vtd_conn_close(c, "bad frame magic: stream out of sync");
@@ -416,15 +434,11 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 		vtd_conn_close_after_flush(c);
 		return;
 	}
+	/* full already: said before any key is proved */
 	if (srv->nsessions >= srv->cfg->max_clients) {
 		vtd_send_error(c, m->hdr.reqid, EUSERS,
 			       "too many clients (at most %u)",
 			       srv->cfg->max_clients);
-		vtd_conn_close_after_flush(c);
-		return;
-	}
-	if (vtd_resize_queue(c, VTD_CTRL_QUEUE) < 0) {
-		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
 		vtd_conn_close_after_flush(c);
 		return;
 	}
@@ -443,7 +457,6 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 	snprintf(s->name, sizeof(s->name), "%s", h->name);
 	c->kind = CONN_CONTROL;
 	c->sess = s;
-	srv->nsessions++;
 
 	memset(&r, 0, sizeof(r));
 	r.version = v;
@@ -451,10 +464,33 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 	snprintf(r.name, sizeof(r.name), "%s", srv->cfg->name);
 	if (vtd_auth_hello(c, m, &r) < 0)
 		return;
+	/* without a key, HELLO is the whole handshake */
+	if (!srv->cfg->psk && !vtd_session_establish(c, m->hdr.reqid))
+		return;
 	vt_notice("#%u %s: client '%s', protocol version %u", c->id, c->peer,
 		  s->name, v);
 	vtd_send(c, buf, vtp_encode_hello_reply(buf, sizeof(buf),
 						m->hdr.reqid, &r));
+}
+
+bool vtd_session_establish(struct vtd_conn *c, uint32_t reqid)
+{
+	struct vtd_server *srv = c->srv;
+
+	if (srv->nsessions >= srv->cfg->max_clients) {
+		vtd_send_error(c, reqid, EUSERS, "too many clients (at most %u)",
+			       srv->cfg->max_clients);
+		vtd_conn_close_after_flush(c);
+		return false;
+	}
+	if (vtd_resize_queue(c, VTD_CTRL_QUEUE) < 0) {
+		vtd_send_error(c, reqid, ENOMEM, "out of memory");
+		vtd_conn_close_after_flush(c);
+		return false;
+	}
+	c->sess->established = true;
+	srv->nsessions++;
+	return true;
 }
 
 static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
@@ -707,10 +743,6 @@ static void vtd_control(struct vtd_conn *c, struct vtp_msg *m)
 	uint16_t type = m->hdr.type;
 	uint32_t reqid = m->hdr.reqid;
 
-	if (!c->sess->authed) {
-		vtd_auth_control(c, m);
-		return;
-	}
 	switch (type) {
 	case VTP_AUTH:
 		vtd_send_error(c, reqid, EPROTO, "AUTH: not asked for");
@@ -756,6 +788,27 @@ static void vtd_control(struct vtd_conn *c, struct vtp_msg *m)
 	}
 }
 
+/*
+ * Before its handshake is complete a connection may send nothing but the
+ * handshake: HELLO or DATA_ATTACH first, then AUTH with a key.  Anything
+ * else closes it, with a warning naming the peer's address.
+ */
+static void vtd_handshake_frame(struct vtd_conn *c, struct vtp_msg *m)
+{
+	uint16_t type = m->hdr.type;
+
+	if (c->kind == CONN_NEW && type == VTP_HELLO)
+		vtd_hello(c, m);
+	else if (c->kind == CONN_NEW && type == VTP_DATA_ATTACH)
+		vtd_attach(c, m);
+	else if (c->kind == CONN_CONTROL)
+		vtd_auth_control(c, m);
+	else
+		vtd_conn_refuse(c, vtd_is_request(type) ? m->hdr.reqid : 0,
+				EPROTO, "%s before the handshake",
+				vtp_type_name(type));
+}
+
 void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
 {
 	uint16_t type = m->hdr.type;
@@ -764,6 +817,10 @@ void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
 	if (vt_log_level() > LOG_DEBUG)
 		vt_debug("#%u: <- %s reqid %u len %u", c->id,
 			 vtp_type_name(type), m->hdr.reqid, m->hdr.len);
+	if (vtd_conn_pending(c)) {
+		vtd_handshake_frame(c, m);
+		return;
+	}
 	if (!vtd_is_request(type)) {
 		if (type == VTP_ERROR)
 			vt_info("#%u %s: peer error %u for reqid %u: %s", c->id,
@@ -775,14 +832,7 @@ void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
 		return;
 	}
 	switch (c->kind) {
-	case CONN_NEW:
-		if (type == VTP_HELLO)
-			vtd_hello(c, m);
-		else if (type == VTP_DATA_ATTACH)
-			vtd_attach(c, m);
-		else
-			vtd_send_error(c, m->hdr.reqid, EPROTO,
-				       "%s before HELLO", vtp_type_name(type));
+	case CONN_NEW:		/* pending: not here */
 		break;
 	case CONN_DATA:
 		if (type == VTP_KEEPALIVE)

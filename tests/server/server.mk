@@ -1,5 +1,6 @@
 # tests/server: vtunerd on the host, built with ASan + UBSan.
-#   make check-server   tests/server/run.sh, last line "N passed, N failed"
+#   make check-server   tests/server/run.sh and handshake.sh, each ending
+#                       with a line "N passed, N failed"
 # Included from tests/tests.mk; paths are relative to the top directory.
 
 # vtunerd-probe, a small vtp client for these tests, the benchmarks and
@@ -15,5 +16,7 @@ $(VTD_PROBE): tests/server/vtunerd-probe.c $(VTP_LIB) $(VTC_LIB)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
 		$(VTP_LIB) $(VTC_LIB) -o $@
 
+# handshake.sh: what a peer that has not completed the handshake can do
 check-server: san vtunerd vtunerd-probe sim tuner-tools
-	@tests/server/run.sh $(B)
+	@r=0; tests/server/run.sh $(B) || r=1; \
+		tests/server/handshake.sh $(B) || r=1; exit $$r
