@@ -5,10 +5,15 @@
  * restores the tuner's state behind the applications' back.
  *
  * Session states: IDLE (waiting to reconnect) -> CONNECTING -> HELLO
- * (HELLO and LIST_TUNERS sent) -> LIST (waiting for TUNER_LIST) -> OPEN
- * (OPEN_TUNER sent) -> READY (tuner open; the data connection attaches
- * and the replay of the last SEC commands, TUNE and SET_PIDS runs, one
- * SEC command at a time).
+ * (HELLO and LIST_TUNERS sent) [-> AUTH (with a key: our proof sent)] ->
+ * LIST (waiting for TUNER_LIST) -> OPEN (OPEN_TUNER sent) -> READY (tuner
+ * open; the data connection attaches and the replay of the last SEC
+ * commands, TUNE and SET_PIDS runs, one SEC command at a time).
+ *
+ * Until the handshake is complete (HELLO_REPLY without a key, a verified
+ * AUTH_REPLY with one: C.established), anything else the server sends
+ * ends the session; STATUS reaches the adapter only in READY, and every
+ * end of a session leaves the adapter reading "no signal".
  */
 #include <errno.h>
 #include <poll.h>
@@ -85,6 +90,12 @@ static struct client {
 	uint64_t backoff;
 	uint64_t ready_at, lost_at;
 	bool fail_logged, ever_ready, attached;
+	/*
+	 * The handshake is complete: HELLO_REPLY without a key, the server's
+	 * proof verified with one.  Before it nothing but the handshake is
+	 * taken from the server.
+	 */
+	bool established;
 	char server_name[VTP_PEER_NAME_MAX + 1];
 	struct vtp_auth_ctx actx;	/* with --psk-file: the handshake */
 	struct req reqs[MAX_REQS];
@@ -311,6 +322,7 @@ static void session_close(void)
 	memset(C.reqs, 0, sizeof(C.reqs));
 	C.replay_pos = -1;
 	C.attached = false;
+	C.established = false;
 }
 
 static void session_lost(const char *fmt, ...)
@@ -324,13 +336,14 @@ static void session_lost(const char *fmt, ...)
 	va_end(ap);
 
 	kernel_answer(NULL);
+	/* whatever the state: no signal without a session */
+	push_no_signal();
 	if (C.st == S_READY) {
 		vt_notice("connection to %s (tuner %d) lost: %s; reconnecting",
 			  C.addr, C.index, why);
 		if (now - C.ready_at >= STABLE_SESSION)
 			C.backoff = BACKOFF_MIN;
 		C.lost_at = now;
-		push_no_signal();
 	} else if (!C.fail_logged) {
 		vt_notice("%s: %s (while %s); retrying every %.1f..%.0f s",
 			  C.addr[0] ? C.addr : C.o->host, why,
@@ -416,6 +429,7 @@ static void on_auth_reply(const struct vtp_auth *a)
 		return;
 	}
 	vt_info("%s: server '%s' authenticated", C.addr, C.server_name);
+	C.established = true;
 	C.st = S_LIST;
 	sent(net_list_tuners(&C.cc), VTP_LIST_TUNERS);
 }
@@ -610,8 +624,9 @@ static void on_reply(uint32_t id, uint32_t err, const char *text)
 
 static void on_status(const struct vtp_status *s)
 {
-	if (!C.have_tune || s->seq != C.cur_seq)
-		return;		/* another tune's, or before any tune */
+	/* another tune's, before any tune, or without a tuner open */
+	if (C.st != S_READY || !C.have_tune || s->seq != C.cur_seq)
+		return;
 	push_status(s, C.cur_seq);
 }
 
@@ -650,10 +665,35 @@ static void on_ts(const struct vtp_ts *ts)
 	}
 }
 
+/*
+ * Before the handshake is complete only its next frame is taken from the
+ * server (and an ERROR, which ends the session): a STATUS or anything
+ * else from a server that has not proved the key ends it.
+ */
+static bool handshake_frame(const struct vc_conn *c, uint16_t type)
+{
+	return c == &C.cc &&
+	       ((type == VTP_HELLO_REPLY && C.st == S_HELLO) ||
+		(type == VTP_AUTH_REPLY && C.st == S_AUTH) ||
+		type == VTP_ERROR);
+}
+
+/* The session ends: the server broke the handshake with a frame of type. */
+static void handshake_broken(const char *what, uint16_t type)
+{
+	session_lost("%s%s before the server %s; refused", what,
+		     vtp_type_name(type), C.o->psk ? "proved the key" :
+		     "answered HELLO");
+}
+
 /* One decoded frame m from connection c; false if the session ended. */
 static bool on_frame(struct vc_conn *c, const struct vtp_msg *m)
 {
 	c->last_rx = vt_now_ns();
+	if (!C.established && !handshake_frame(c, m->hdr.type)) {
+		handshake_broken("", m->hdr.type);
+		return false;
+	}
 	switch (m->hdr.type) {
 	case VTP_HELLO_REPLY:
 		if (c != &C.cc || C.st != S_HELLO)
@@ -665,6 +705,7 @@ static bool on_frame(struct vc_conn *c, const struct vtp_msg *m)
 			 C.server_name, m->u.hello_reply.version);
 		if (C.o->psk)
 			return auth_start(&m->u.hello_reply) && C.st != S_IDLE;
+		C.established = true;
 		C.st = S_LIST;
 		return true;
 	case VTP_AUTH_REPLY:
@@ -740,6 +781,12 @@ static void conn_input(struct vc_conn *c)
 					     ret == -EBADMSG ?
 					     "stream out of sync (bad magic)" :
 					     "frame too long");
+				return;
+			}
+			if ((ret == -ENOTSUP || ret == -EPROTO) &&
+			    !C.established) {
+				handshake_broken(ret == -ENOTSUP ? "unknown " :
+						 "malformed ", msg.hdr.type);
 				return;
 			}
 			if (ret == -ENOTSUP || ret == -EPROTO) {
@@ -1007,8 +1054,8 @@ static void timers(uint64_t now)
 		session_lost("no answer within %.0f s",
 			     HANDSHAKE_TIMEOUT / 1e9);
 	}
-	/* a server with a key takes nothing but AUTH before it: no KEEPALIVE */
-	if (C.st >= (C.o->psk ? S_LIST : S_HELLO) && now >= C.next_keepalive) {
+	/* nothing but the handshake before it is complete: no KEEPALIVE */
+	if (C.established && now >= C.next_keepalive) {
 		/*
 		 * TS arriving on the data connection proves the server alive
 		 * as well: under load (a congested link, a busy host) its
@@ -1052,7 +1099,7 @@ static uint64_t next_deadline(void)
 		EARLIER(C.reconnect_at);
 	else if (C.st != S_READY || !C.attached || C.replay_pos >= 0)
 		EARLIER(C.hs_deadline);
-	if (C.st >= S_HELLO)
+	if (C.established)
 		EARLIER(C.next_keepalive);
 	if (C.status_file)
 		EARLIER(C.next_status);

@@ -34,6 +34,9 @@ $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o
 $(UNIT_DIR)/test_tscc: $(UNIT_DIR)/test_tscc.o $(B)/client/tscc.o
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
+# tests/client/run.sh: vtunerc against servers that are not what they
+# claim, on tests/tuner's mock control device.
 .PHONY: check-client
-check-client: $(UNIT_DIR)/test_tscc
-	$(UNIT_DIR)/test_tscc
+check-client: $(UNIT_DIR)/test_tscc vtunerc $(B)/tests/tuner/mockdev.so
+	@r=0; tests/unit/run-tests.sh $(UNIT_DIR)/test_tscc || r=1; \
+		tests/client/run.sh $(B) || r=1; exit $$r
