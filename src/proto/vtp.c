@@ -12,6 +12,7 @@
 #include <string.h>
 #include <linux/dvb/frontend.h>
 
+#include "common/text.h"
 #include "proto/vtp.h"
 
 #define MAX_ERRNO	4095	/* as the kernel's */
@@ -24,6 +25,7 @@ struct wr {
 	size_t cap;
 	size_t off;
 	bool err;
+	bool bad;	/* a value breaks a rule of the protocol (-EINVAL) */
 };
 
 struct rd {
@@ -142,7 +144,10 @@ static void get_bytes(struct rd *r, void *dst, size_t n)
 		memcpy(dst, p, n);
 }
 
-/* A length-prefixed string (u8 length, no NUL on the wire). */
+/*
+ * A length-prefixed string (u8 length, no NUL on the wire) without a
+ * control character (common/text.h).
+ */
 static void put_str(struct wr *w, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max + 1);
@@ -151,11 +156,13 @@ static void put_str(struct wr *w, const char *s, size_t max)
 		w->err = true;
 		return;
 	}
+	if (!vt_text_ok(s, n))
+		w->bad = true;
 	put8(w, n);
 	put_bytes(w, s, n);
 }
 
-/* dst has room for max + 1 bytes; embedded NULs are malformed. */
+/* dst has room for max + 1 bytes; a NUL or control character is malformed. */
 static void get_str(struct rd *r, char *dst, size_t max)
 {
 	size_t n = get8(r);
@@ -168,7 +175,7 @@ static void get_str(struct rd *r, char *dst, size_t max)
 	if (r->err)
 		return;
 	dst[n] = '\0';
-	if (strlen(dst) != n)
+	if (strlen(dst) != n || !vt_text_ok(dst, n))
 		r->err = true;
 }
 
@@ -191,7 +198,7 @@ static int frame_end(struct wr *w, bool bad)
 {
 	struct wr len = { .p = w->p + HDR_LEN_OFF, .cap = 4 };
 
-	if (bad)
+	if (bad || w->bad)
 		return -EINVAL;
 	if (w->err)
 		return -ENOBUFS;
@@ -344,7 +351,7 @@ int vtp_encode_error(uint8_t *buf, size_t cap, const struct vtp_error *e)
 	put16(&w, n);
 	put_bytes(&w, e->msg, n);
 	return frame_end(&w, e->err == 0 || e->err > MAX_ERRNO ||
-			 n > VTP_ERRMSG_MAX);
+			 n > VTP_ERRMSG_MAX || !vt_text_ok(e->msg, n));
 }
 
 static bool dec_error(struct rd *r, struct vtp_error *e)
@@ -358,7 +365,8 @@ static bool dec_error(struct rd *r, struct vtp_error *e)
 		return false;
 	get_bytes(r, e->msg, n);
 	e->msg[r->err ? 0 : n] = '\0';
-	return e->err != 0 && e->err <= MAX_ERRNO && strlen(e->msg) == n;
+	return e->err != 0 && e->err <= MAX_ERRNO && strlen(e->msg) == n &&
+	       vt_text_ok(e->msg, n);
 }
 
 static int encode_stamp(uint8_t *buf, size_t cap, uint16_t type,

@@ -516,6 +516,85 @@ static void test_decode_strings(void **state)
 	expect_malformed(VTP_ERROR, p, 13);
 }
 
+/*
+ * A string with a control character (C0, DEL, or C1 as UTF-8) is
+ * malformed wherever a peer sends it, and refused by the encoders
+ * (issue 25, item 6): a name with "\n" would inject lines into the
+ * status file, one with ESC terminal sequences into a log.
+ */
+static void test_strings_control_chars(void **state)
+{
+	static const char *const bad[] = {
+		"evil\nlock: yes", "cr\r", "esc\x1b[31m", "tab\t", "del\x7f",
+		"csi\xc2\x9b" "2J", "nel\xc2\x85",
+	};
+	static const char *const good[] = {
+		"vtunerd on host", "Caf\xc3\xa9 \xe2\x80\x94 DVB-S2", "~",
+	};
+	struct vtp_hello_reply r = { .version = 1 };
+	struct vtp_hello h = { .version_min = 1, .version_max = 1 };
+	struct vtp_error e = { .err = EIO, .reqid = 1 };
+	uint8_t p[300] = { 0 };
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		n = strlen(bad[i]);
+		/* HELLO_REPLY: the server name */
+		memset(p, 0, sizeof(p));
+		p[1] = 1;
+		p[8] = n;
+		memcpy(p + 9, bad[i], n);
+		expect_malformed(VTP_HELLO_REPLY, p, 9 + n);
+		/* HELLO: the client name */
+		expect_malformed(VTP_HELLO, p, 9 + n);
+		/* ERROR: the message */
+		memset(p, 0, sizeof(p));
+		p[3] = EIO;
+		p[9] = n;
+		memcpy(p + 10, bad[i], n);
+		expect_malformed(VTP_ERROR, p, 10 + n);
+		/* and the encoders refuse to send it */
+		snprintf(r.name, sizeof(r.name), "%s", bad[i]);
+		assert_int_equal(vtp_encode_hello_reply(buf, sizeof(buf), 1, &r),
+				 -EINVAL);
+		snprintf(h.name, sizeof(h.name), "%s", bad[i]);
+		assert_int_equal(vtp_encode_hello(buf, sizeof(buf), 1, &h),
+				 -EINVAL);
+		snprintf(e.msg, sizeof(e.msg), "%s", bad[i]);
+		assert_int_equal(vtp_encode_error(buf, sizeof(buf), &e), -EINVAL);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		n = strlen(good[i]);
+		memset(p, 0, sizeof(p));
+		p[1] = 1;
+		p[8] = n;
+		memcpy(p + 9, good[i], n);
+		expect_valid(VTP_HELLO_REPLY, p, 9 + n);
+		assert_string_equal(msg.u.hello_reply.name, good[i]);
+	}
+}
+
+/* A tuner's name with a control character: the whole list is malformed. */
+static void test_tuner_name_control_chars(void **state)
+{
+	int n;
+
+	(void)state;
+	vtp_sample(sample_of(VTP_TUNER_LIST), &msg);
+	snprintf(msg.u.tuners.tuner[0].name, sizeof(msg.u.tuners.tuner[0].name),
+		 "%s", "tuner\nlock: yes");
+	assert_int_equal(vtp_encode(buf, sizeof(buf), &msg), -EINVAL);
+	snprintf(msg.u.tuners.tuner[0].name, sizeof(msg.u.tuners.tuner[0].name),
+		 "%s", "tuner xlock: yes");
+	n = vtp_encode(buf, sizeof(buf), &msg);
+	assert_true(n > 0);
+	/* the first tuner's name starts at offset 4 + 45 of the payload */
+	assert_memory_equal(buf + VTP_HDR_LEN + 49, "tuner x", 7);
+	buf[VTP_HDR_LEN + 49 + 6] = '\n';
+	assert_int_equal(vtp_decode(buf, n, &msg2), -EPROTO);
+}
+
 static void test_decode_tuner_list(void **state)
 {
 	int n;
@@ -860,6 +939,8 @@ int main(void)
 		cmocka_unit_test(test_decode_pids),
 		cmocka_unit_test(test_decode_diseqc),
 		cmocka_unit_test(test_decode_strings),
+		cmocka_unit_test(test_strings_control_chars),
+		cmocka_unit_test(test_tuner_name_control_chars),
 		cmocka_unit_test(test_decode_tuner_list),
 		cmocka_unit_test(test_decode_status),
 		cmocka_unit_test(test_decode_ts_len),
