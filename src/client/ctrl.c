@@ -14,6 +14,7 @@
 #include "client/props.h"
 #include "common/dvb.h"
 #include "common/log.h"
+#include "common/text.h"
 
 int ctrl_open(struct vc_ctrl *c, const char *path)
 {
@@ -88,7 +89,8 @@ int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 	char nm[VTUNER_NAME_LEN];
 	unsigned i;
 
-	snprintf(nm, sizeof(nm), "%s", name);
+	/* the remote tuner's name is the server's: no control characters */
+	vt_text_escape(nm, sizeof(nm), name);
 	if (ioctl(c->fd, VTUNER_SET_NAME, nm) < 0) {
 		vt_err("%s: VTUNER_SET_NAME '%s': %s", c->path, nm,
 		       strerror(errno));
@@ -133,7 +135,7 @@ int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 	}
 	memset(&fi, 0, sizeof(fi));
 	snprintf(fi.name, sizeof(fi.name), "%s", nm);
-	fi.type = fe_type_of(t->delsys[0]);	/* the unit of the limits */
+	fi.type = fe_type_of(d.delsys[0]);	/* the unit of the limits */
 	fi.frequency_min = t->freq_min;
 	fi.frequency_max = t->freq_max;
 	fi.frequency_stepsize = t->freq_step;

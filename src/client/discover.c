@@ -13,6 +13,7 @@
 
 #include "client/discover.h"
 #include "common/log.h"
+#include "common/text.h"
 
 #ifndef HAVE_AVAHI
 
@@ -91,21 +92,24 @@ static void add_address(const char *name, const char *host,
 			const AvahiAddress *a, AvahiIfIndex iface,
 			uint16_t port)
 {
-	char ifname[IF_NAMESIZE];
+	char ifname[IF_NAMESIZE], ename[64], ehost[256];
 	struct server *s = NULL;
 	struct addr *ad;
 	unsigned int i;
 
+	/* announced by anyone on the network: printed and logged escaped */
+	vt_text_escape(ename, sizeof(ename), name);
+	vt_text_escape(ehost, sizeof(ehost), host);
 	for (i = 0; i < D.num && !s; i++)
-		if (!strcmp(D.srv[i].name, name))
+		if (!strcmp(D.srv[i].name, ename))
 			s = &D.srv[i];
 	if (!s) {
 		if (D.num >= MAX_SERVERS)
 			return;
 		s = &D.srv[D.num++];
 		memset(s, 0, sizeof(*s));
-		snprintf(s->name, sizeof(s->name), "%s", name);
-		snprintf(s->host, sizeof(s->host), "%s", host);
+		snprintf(s->name, sizeof(s->name), "%s", ename);
+		snprintf(s->host, sizeof(s->host), "%s", ehost);
 		s->used = -1;
 	}
 	if (s->naddr >= MAX_ADDRS)

@@ -17,6 +17,7 @@
 #include "client/props.h"
 #include "client/status.h"
 #include "common/log.h"
+#include "common/text.h"
 
 static char path[PATH_MAX];
 static char tmp[PATH_MAX + 8];
@@ -59,6 +60,19 @@ static void put_stat(FILE *f, const char *key, const struct vtp_stats *s)
 		fprintf(f, "%s: %llu\n", key, (unsigned long long)v->uvalue);
 }
 
+/*
+ * "key: value", value "-" when empty or NULL.  The strings of a server
+ * (its name, a tuner's, its errors) get here: a control character in one
+ * is written as \xNN, so that no line can be added through it.
+ */
+static void put_str(FILE *f, const char *key, const char *value)
+{
+	char esc[4 * 512];
+
+	vt_text_escape(esc, sizeof(esc), value && *value ? value : "-");
+	fprintf(f, "%s: %s\n", key, esc);
+}
+
 void vc_status_write(const struct vc_status *s)
 {
 	char tune[512];
@@ -80,22 +94,20 @@ void vc_status_write(const struct vc_status *s)
 	}
 	fprintf(f, "pid: %d\n", (int)getpid());
 	fprintf(f, "updated: %lld\n", (long long)time(NULL));
-	fprintf(f, "device: %s\n", s->device ? s->device : "-");
-	fprintf(f, "server: %s\n", s->server && *s->server ? s->server : "-");
-	fprintf(f, "server_name: %s\n",
-		s->server_name && *s->server_name ? s->server_name : "-");
-	fprintf(f, "state: %s\n", s->state);
-	if (s->tuner >= 0)
-		fprintf(f, "tuner: %d %s\n", s->tuner,
-			s->tuner_name ? s->tuner_name : "");
-	else
-		fprintf(f, "tuner: -\n");
-	if (s->tune) {
-		props_describe(s->tune, tune, sizeof(tune));
-		fprintf(f, "tuned: %s\n", tune);
+	put_str(f, "device", s->device);
+	put_str(f, "server", s->server);
+	put_str(f, "server_name", s->server_name);
+	put_str(f, "state", s->state);
+	if (s->tuner >= 0) {
+		snprintf(tune, sizeof(tune), "%d %s", s->tuner,
+			 s->tuner_name ? s->tuner_name : "");
+		put_str(f, "tuner", tune);
 	} else {
-		fprintf(f, "tuned: -\n");
+		put_str(f, "tuner", NULL);
 	}
+	if (s->tune)
+		props_describe(s->tune, tune, sizeof(tune));
+	put_str(f, "tuned", s->tune ? tune : NULL);
 	if (s->fe) {
 		fprintf(f, "lock: %s\n",
 			s->fe->status & FE_HAS_LOCK ? "yes" : "no");
@@ -112,8 +124,7 @@ void vc_status_write(const struct vc_status *s)
 	fprintf(f, "drops: %llu\n", (unsigned long long)s->stale_frames);
 	fprintf(f, "rtt_ms: %.1f\n", s->rtt_ms);
 	fprintf(f, "sessions: %llu\n", (unsigned long long)s->sessions);
-	fprintf(f, "pids_error: %s\n",
-		s->pids_error && *s->pids_error ? s->pids_error : "-");
+	put_str(f, "pids_error", s->pids_error);
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		if (!warned)
 			vt_warn("status file %s: %s (not written)", path,

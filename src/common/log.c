@@ -8,6 +8,10 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "common/text.h"
+
+/* a message longer than this is cut */
+#define VT_LOG_MAX	2048
 
 static const char *log_ident = "vtuner";
 static enum vt_log_target log_target = VT_LOG_STDERR;
@@ -50,8 +54,15 @@ static const char *prio_name(int prio)
 	}
 }
 
+/*
+ * A message is one line whatever its arguments hold: the strings of a
+ * peer (names, error messages) may carry control characters, written
+ * here as \xNN (common/text.h), so that no line or terminal sequence can
+ * be forged through them.
+ */
 void vt_log(int prio, const char *fmt, ...)
 {
+	char raw[VT_LOG_MAX], line[VT_LOG_MAX];
 	const char *name;
 	struct timespec ts;
 	struct tm tm;
@@ -60,8 +71,11 @@ void vt_log(int prio, const char *fmt, ...)
 	if (prio > log_level)
 		return;
 	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	vt_text_escape(line, sizeof(line), raw);
 	if (log_target == VT_LOG_SYSLOG) {
-		vsyslog(prio, fmt, ap);
+		syslog(prio, "%s", line);
 	} else {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		localtime_r(&ts.tv_sec, &tm);
@@ -72,9 +86,8 @@ void vt_log(int prio, const char *fmt, ...)
 		name = prio_name(prio);
 		if (name)
 			fprintf(stderr, "%s: ", name);
-		vfprintf(stderr, fmt, ap);
+		fputs(line, stderr);
 		fputc('\n', stderr);
 		funlockfile(stderr);
 	}
-	va_end(ap);
 }

@@ -2,6 +2,7 @@
 /*
  * log.h - logging for the vtuner daemons: stderr in the foreground,
  * syslog (hence the journal) when detached, with a verbosity threshold.
+ * A message is one line: control characters in it are written as \xNN.
  */
 #ifndef VT_LOG_H
 #define VT_LOG_H

@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <linux/dvb/frontend.h>
 
+#include "common/text.h"
 #include "server/backend.h"
 
 int vtd_tuners_add(struct vtd_tuners *ts, struct vtd_tuner *t)
 {
 	if (ts->num >= VTD_MAX_TUNERS)
 		return -ENOSPC;
+	/* a driver's name goes to the clients: no control characters */
+	vt_text_clean(t->info.name);
 	t->info.index = ts->num;
 	ts->t[ts->num++] = t;
 	return 0;

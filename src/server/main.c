@@ -21,6 +21,7 @@
 #include "common/config.h"
 #include "common/daemon.h"
 #include "common/log.h"
+#include "common/text.h"
 #include "server/announce.h"
 #include "server/backend.h"
 #include "server/server.h"
@@ -328,6 +329,10 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		if (!*arg || strlen(arg) > VTP_PEER_NAME_MAX)
 			usage_error("--name: '%s': expected 1 to %d bytes",
 				    arg, VTP_PEER_NAME_MAX);
+		/* the protocol carries no control characters (vtp.c) */
+		if (!vt_text_ok(arg, strlen(arg)))
+			usage_error("--name: '%s': control characters are not "
+				    "allowed", arg);
 		O.cfg.name = arg;
 		break;
 	case OPT_NO_ANNOUNCE:

@@ -14,6 +14,7 @@
 #include <linux/dvb/frontend.h>
 
 #include "common/log.h"
+#include "common/text.h"
 #include "server/server.h"
 
 /* TS read from the tuner per TS_DATA frame and reads per wake-up */
@@ -80,6 +81,8 @@ void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 	va_start(ap, fmt);
 	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
 	va_end(ap);
+	/* names of tuners and devices in it: the protocol takes no controls */
+	vt_text_clean(e.msg);
 	vt_info("#%u %s: error %u (%s): %s", c->id, c->peer, e.err,
 		strerror((int)e.err), e.msg);
 	vtd_send(c, buf, vtp_encode_error(buf, sizeof(buf), &e));

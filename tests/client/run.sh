@@ -133,6 +133,20 @@ check_or_show "a session that ends before a tuner is open leaves the adapter wit
 	no_signal nokey -- "$W/nokey.log"
 check_or_show "... and the status file without lock" no_lock_file nokey -- "$W/nokey.status"
 
+# 3. a server whose name has a line of the status file in it
+EVIL=$(printf 'evil\nlock: yes' | od -An -tx1 | tr -d ' \n')
+check_or_show "a server with a newline in its name listens" \
+	fake evil reply-hello="$EVIL" wait=2 -- "$W/evil.out"
+client evil "$srv"
+one_lock() {
+	[ -f "$W/evil.status" ] && [ "$(grep -c '^lock: ' "$W/evil.status")" = 1 ] &&
+		! grep -q '^lock: yes' "$W/evil.status"
+}
+check_or_show "a server's name cannot add a line to the status file" \
+	one_lock -- "$W/evil.status"
+no_line() { ! grep -q "^lock: yes" "$W/$1.log"; }
+check_or_show "... nor to the log" no_line evil -- "$W/evil.log"
+
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 pids=()

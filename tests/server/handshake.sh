@@ -173,6 +173,10 @@ peer status-new "$D" send=0030:"$STATUS_BODY" wait=3
 quick+=("$last")
 peer ka-nokey "$B_" send=0005:0000000000000000 wait=3
 quick+=("$last")
+# a client name with a line of the log in it
+FORGED=$(printf 'x\n12:00:00.000 vtunerd: forged' | od -An -tx1 | tr -d ' \n')
+peer forged "$C_" hello-name="$FORGED" wait=1
+quick+=("$last")
 # without a key HELLO completes the handshake: a request right after it
 peer list-nokey "$B_" hello send=0010 wait=1
 quick+=("$last")
@@ -194,6 +198,8 @@ for p in ka-reply unknown bad-auth ka-new status-new; do
 done
 check_or_show "ka-nokey: a warning names the peer's address (no key)" \
 	warned b ka-nokey "before the handshake" -- "$W/b.log"
+no_forged() { ! grep -q "^12:00:00.000 vtunerd: forged" "$W/c.log"; }
+check_or_show "a client's name cannot add a line to the log" no_forged -- "$W/c.log"
 nokey_list() { grep -q "^got 0011" "$W/list-nokey.out" && grep -q "^open after" "$W/list-nokey.out"; }
 check_or_show "without a key, HELLO completes the handshake: LIST_TUNERS answered" \
 	nokey_list -- "$W/list-nokey.out" "$W/b.log"

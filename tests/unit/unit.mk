@@ -34,9 +34,17 @@ $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o
 $(UNIT_DIR)/test_tscc: $(UNIT_DIR)/test_tscc.o $(B)/client/tscc.o
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
+# What vtunerc writes of a server's strings (status.c, ctrl.c, log.c),
+# the control device's ioctl() wrapped: make check-client.
+$(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/status.o \
+		$(B)/client/props.o $(B)/client/ctrl.o $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -Wl,--wrap=ioctl -o $@
+
 # tests/client/run.sh: vtunerc against servers that are not what they
 # claim, on tests/tuner's mock control device.
 .PHONY: check-client
-check-client: $(UNIT_DIR)/test_tscc vtunerc $(B)/tests/tuner/mockdev.so
-	@r=0; tests/unit/run-tests.sh $(UNIT_DIR)/test_tscc || r=1; \
+check-client: $(UNIT_DIR)/test_tscc $(UNIT_DIR)/test_peer_strings vtunerc \
+		$(B)/tests/tuner/mockdev.so
+	@r=0; tests/unit/run-tests.sh $(UNIT_DIR)/test_tscc \
+		$(UNIT_DIR)/test_peer_strings || r=1; \
 		tests/client/run.sh $(B) || r=1; exit $$r
