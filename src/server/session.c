@@ -95,24 +95,37 @@ static void vtd_send_ok(struct vtd_conn *c, uint32_t reqid)
 	vtd_send(c, buf, vtp_encode_ok(buf, sizeof(buf), reqid));
 }
 
-void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
+/* A frame that cannot be decoded before the handshake is complete. */
+static void vtd_handshake_bad_frame(struct vtd_conn *c, int err,
+				    const struct vtp_msg *m)
 {
 	uint16_t type = m->hdr.type;
 
-	/* before the handshake is complete: closed, and said */
-	if (vtd_conn_pending(c) && err == -ENOTSUP) {
+	switch (err) {
+	case -ENOTSUP:
 		vtd_conn_refuse(c, m->hdr.reqid, EOPNOTSUPP, "unknown message "
 				"type 0x%04x before the handshake", type);
-		return;
-	}
-	if (vtd_conn_pending(c) && err == -EPROTO) {
+		break;
+	case -EPROTO:
 		vtd_conn_refuse(c, vtd_is_request(type) ? m->hdr.reqid : 0,
 				EPROTO, "malformed %s (%u payload bytes) before "
 				"the handshake", vtp_type_name(type), m->hdr.len);
-		return;
-	}
-	if (vtd_conn_pending(c) && err == -EBADMSG) {
+		break;
+	case -EMSGSIZE:
+		vtd_conn_refuse(c, m->hdr.reqid, EMSGSIZE, "frame of %u bytes "
+				"before the handshake", m->hdr.len);
+		break;
+	default:
 		vtd_conn_refuse(c, 0, 0, "bad frame magic before the handshake");
+		break;
+	}
+}
+
+void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
+{
+	/* before the handshake is complete: closed, and said */
+	if (vtd_conn_pending(c)) {
+		vtd_handshake_bad_frame(c, err, m);
 		return;
 	}
 	switch (err) {

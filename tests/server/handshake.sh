@@ -206,17 +206,18 @@ check_or_show "without a key, HELLO completes the handshake: LIST_TUNERS answere
 
 # --max-per-addr counts connections in the handshake; a new one closes
 # the oldest of them
-peer old1 "$C_" wait=6
+peer old1 "$C_" wait=12
 within 5 grep -q "^local" "$W/old1.out"
-peer old2 "$C_" wait=6
+peer old2 "$C_" wait=12
 within 5 grep -q "^local" "$W/old2.out"
 vtc perad "$C_" -t 0
 check_or_show "--max-per-addr 2 and two silent connections: a client still connects" \
 	within 5 connected perad -- "$W/perad.log" "$W/c.log"
+# (before its deadline of 10 s)
 check_or_show "the oldest connection in the handshake was closed for it" \
-	within 3 closed_within old1 3 -- "$W/old1.out" "$W/c.log"
+	within 3 closed_within old1 9 -- "$W/old1.out" "$W/c.log"
 check_or_show "... with a warning naming its address" \
-	warned c old1 "closed" -- "$W/c.log"
+	warned c old1 "the oldest makes room for" -- "$W/c.log"
 
 # the slow ones: a fixed deadline, whatever trickles in
 wait_peers
