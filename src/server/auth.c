@@ -11,6 +11,7 @@
  * DATA_ATTACH must carry the session's MAC.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sodium.h>
 
@@ -20,8 +21,11 @@
 static void vtd_auth_refuse(struct vtd_conn *c, uint32_t reqid,
 			    const char *why)
 {
+	char msg[VTP_ERRMSG_MAX + 1];
+
 	vt_warn("%s: authentication failed (%s)", c->peer, why);
-	vtd_send_error(c, reqid, EACCES, "authentication failed: %s", why);
+	snprintf(msg, sizeof(msg), "authentication failed: %s", why);
+	vtd_send_error_msg(c, reqid, EACCES, msg);
 	vtd_conn_close_after_flush(c);
 }
 

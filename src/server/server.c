@@ -362,7 +362,7 @@ void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
 	va_end(ap);
 	vt_warn("%s: %s: closed", c->peer, why);
 	if (reqid)
-		vtd_send_error(c, reqid, err, "%s", why);
+		vtd_send_error_msg(c, reqid, err, why);
 	vtd_conn_close_after_flush(c);
 }
 

@@ -204,8 +204,12 @@ void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m);
  * false: refused (too many clients, no memory) and closing.
  */
 bool vtd_session_establish(struct vtd_conn *c, uint32_t reqid);
+/* ERROR for reqid, logged at LOG_INFO with the peer's address. */
 void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same, not logged: the caller has said why already. */
+void vtd_send_error_msg(struct vtd_conn *c, uint32_t reqid, int err,
+			const char *msg);
 /* Releases the tuner and closes the data connection. */
 void vtd_session_release(struct vtd_session *s);
 /* The tuner's fd is readable: move TS to the data connection. */

@@ -68,24 +68,38 @@ static bool vtd_send(struct vtd_conn *c, const uint8_t *buf, int n)
 	return false;
 }
 
+static uint32_t vtd_errno(int err)
+{
+	return (uint32_t)(err > 0 && err < 4096 ? err : EIO);
+}
+
+void vtd_send_error_msg(struct vtd_conn *c, uint32_t reqid, int err,
+			const char *msg)
+{
+	uint8_t buf[VTP_HDR_LEN + 10 + VTP_ERRMSG_MAX];
+	struct vtp_error e;
+
+	memset(&e, 0, sizeof(e));
+	e.err = vtd_errno(err);
+	e.reqid = reqid;
+	snprintf(e.msg, sizeof(e.msg), "%s", msg);
+	/* names of tuners and devices in it: the protocol takes no controls */
+	vt_text_clean(e.msg);
+	vtd_send(c, buf, vtp_encode_error(buf, sizeof(buf), &e));
+}
+
 void vtd_send_error(struct vtd_conn *c, uint32_t reqid, int err,
 		    const char *fmt, ...)
 {
-	struct vtp_error e;
-	uint8_t buf[VTP_HDR_LEN + 10 + VTP_ERRMSG_MAX];
+	char msg[VTP_ERRMSG_MAX + 1];
 	va_list ap;
 
-	memset(&e, 0, sizeof(e));
-	e.err = (uint32_t)(err > 0 && err < 4096 ? err : EIO);
-	e.reqid = reqid;
 	va_start(ap, fmt);
-	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* names of tuners and devices in it: the protocol takes no controls */
-	vt_text_clean(e.msg);
-	vt_info("#%u %s: error %u (%s): %s", c->id, c->peer, e.err,
-		strerror((int)e.err), e.msg);
-	vtd_send(c, buf, vtp_encode_error(buf, sizeof(buf), &e));
+	vt_info("#%u %s: error %u (%s): %s", c->id, c->peer, vtd_errno(err),
+		strerror((int)vtd_errno(err)), msg);
+	vtd_send_error_msg(c, reqid, err, msg);
 }
 
 static void vtd_send_ok(struct vtd_conn *c, uint32_t reqid)
