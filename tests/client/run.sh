@@ -129,6 +129,9 @@ check_or_show "... and ends the session, saying why" \
 check_or_show "a keyless server listens" \
 	fake nokey reply-hello status=1:1f wait=0.3 close -- "$W/nokey.out"
 client nokey "$srv"
+check_or_show "vtunerc took the server's HELLO_REPLY and saw it go" \
+	grep -q "control connection closed by the server (while tuner list)" \
+	"$W/nokey.log" -- "$W/nokey.log"
 check_or_show "a session that ends before a tuner is open leaves the adapter without signal" \
 	no_signal nokey -- "$W/nokey.log"
 check_or_show "... and the status file without lock" no_lock_file nokey -- "$W/nokey.status"
@@ -138,6 +141,8 @@ EVIL=$(printf 'evil\nlock: yes' | od -An -tx1 | tr -d ' \n')
 check_or_show "a server with a newline in its name listens" \
 	fake evil reply-hello="$EVIL" wait=2 -- "$W/evil.out"
 client evil "$srv"
+check_or_show "vtunerc said HELLO to it" grep -q "^got 0001" "$W/evil.out" -- \
+	"$W/evil.out"
 one_lock() {
 	[ -f "$W/evil.status" ] && [ "$(grep -c '^lock: ' "$W/evil.status")" = 1 ] &&
 		! grep -q '^lock: yes' "$W/evil.status"
