@@ -47,6 +47,7 @@ run_test() {
 	local name=$1 script=${VT_TESTDIR:-$VT_ROOT/tests/vm/t}/$1.sh
 	local log=$results/$1.log dir=$results/$1
 	local rc verdict reason="" start secs m msg limit=$test_timeout
+	local busy u0 n0 s0 i0 w0 u1 n1 s1 i1 w1
 
 	# a test that needs longer says so in a "# vm-timeout: SECONDS" line
 	m=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$script" | head -n 1)
@@ -55,12 +56,18 @@ run_test() {
 	mkdir -p "$dir"
 	dmesg -C
 	start=$SECONDS
+	read -r _ u0 n0 s0 i0 w0 _ </proc/stat
 	set +e
 	(cd "$dir" && VT_RESULTS=$dir exec timeout -k 10 "$limit" "$script") \
 		</dev/null >"$log" 2>&1
 	rc=$?
 	set -e
 	secs=$((SECONDS - start))
+	# how busy the guest's CPUs were: a test that mostly waits (timeouts,
+	# sleeps) leaves room for another QEMU beside it (run-kernels.sh)
+	read -r _ u1 n1 s1 i1 w1 _ </proc/stat
+	busy=$(((u1 + n1 + s1 - u0 - n0 - s0) * 100 /
+		(u1 + n1 + s1 + i1 + w1 - u0 - n0 - s0 - i0 - w0 + 1)))
 	case $rc in
 	0) verdict=ok ;;
 	77)
@@ -74,6 +81,11 @@ run_test() {
 	{
 		echo "---- harness: test exited with status $rc"
 		kill_leftovers
+		# a test killed by its timeout leaves its network namespaces
+		if [ -n "$(ip netns list 2>/dev/null)" ]; then
+			echo "harness: deleting leftover network namespaces: $(ip netns list | tr '\n' ' ')"
+			ip -all netns delete 2>&1 || true
+		fi
 		for m in $test_modules; do
 			loaded "$m" || continue
 			if ! rmmod "$m" 2>&1; then
@@ -88,7 +100,7 @@ run_test() {
 	if dmesg | grep -qE "$kernel_bad"; then
 		verdict=FAIL reason="${reason:+$reason; }kernel warning in dmesg"
 	fi
-	echo "$verdict $name $secs${reason:+ $reason}" >>"$status"
+	echo "$verdict $name $secs:$busy${reason:+ $reason}" >>"$status"
 	say "$verdict $name"
 }
 

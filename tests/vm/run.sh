@@ -1,7 +1,8 @@
 #!/bin/bash
 # Boot a Debian kernel under QEMU (TCG) and run VM tests inside it.
 #   run.sh [--kernel K] [--build DIR] [--timeout SEC] [--results DIR]
-#          [--append 'extra cmdline'] [--dir TESTDIR] [--bench] [TEST...]
+#          [--append 'extra cmdline'] [--dir TESTDIR] [--bench]
+#          [--shard NAME] [TEST...]
 # TEST is a name (01-vidtv), a file name (01-vidtv.sh) or a path to a
 # script in tests/vm/t/; none means all of them.  --bench boots without
 # slub_debug (which poisons and checks every kernel allocation: right for
@@ -12,10 +13,13 @@
 # §2, seventh round; VT_LAZY_RAM=1 leaves it out).  Prints one line per test,
 # appends the counts to <build>/vm/summary and exits 1 if a test failed or
 # the VM died before every test reported (2 on usage errors).
-# Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300) and
+# Environment: VT_TEST_TIMEOUT (s per test in the guest, default 300),
+# VT_BOOT_TIMEOUT (s for the boot to reach the tests, default 300) and
 # every BENCH_* variable are passed to the guest; VT_TCG_THREAD=multi runs
 # the two vCPUs on two host threads (benchmarks only, see below);
-# VT_QEMU_ARGS adds QEMU options.
+# VT_QEMU_ARGS adds QEMU options.  --shard NAME keeps this run's console log
+# and results in <build>/vm/<kernel>/NAME, so that several runs on one
+# kernel (tests/vm/run-kernels.sh) can boot side by side.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +35,7 @@ results=""
 append=""
 slub=slub_debug=FZPU
 prealloc=()
+shard=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kver=${2:?}; shift 2 ;;
@@ -40,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--append) append=${2?}; shift 2 ;;
 	--bench) slub=""; prealloc=(-mem-prealloc); shift ;;
 	--dir) testdir=$(cd "${2:?}" && pwd) || die "no directory $2"; shift 2 ;;
+	--shard) shard=${2:?}; shift 2 ;;
 	-h | --help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -97,23 +103,29 @@ done
 [ -n "$timeout" ] || timeout=$((120 + 330 * ${#tests[@]}))
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, not '$timeout'"
 
-vmdir=$build/vm/$kver
+[[ $shard =~ ^[A-Za-z0-9._-]*$ ]] || die "bad shard name '$shard'"
+kdir=$build/vm/$kver
+vmdir=$kdir${shard:+/$shard}
 mkdir -p "$vmdir"
-# One run per kernel at a time: they share the initramfs, console log and
+# One run per kernel and shard at a time: they share the console log and
 # default results directory.  qemu inherits the lock.
 exec 9>"$vmdir/lock"
 if ! flock -n 9; then
-	echo "run.sh: waiting for another run on $kver to finish" >&2
+	echo "run.sh: waiting for another run on $kver${shard:+ ($shard)} to finish" >&2
 	flock 9
 fi
-initrd=$vmdir/initramfs.cpio.gz
+initrd=$kdir/initramfs.cpio.gz
 console=$vmdir/console.log
 results=${results:-$vmdir/results}
 
-if [ ! -f "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
-	[ "/lib/modules/$kver/modules.dep" -nt "$initrd" ]; then
-	"$here/mkinitramfs.sh" "$kver" "$initrd" || die "building $initrd failed"
-fi
+# The shards of a kernel share its initramfs: one builds it, the others wait.
+(
+	flock 8
+	if [ ! -f "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ] ||
+		[ "/lib/modules/$kver/modules.dep" -nt "$initrd" ]; then
+		"$here/mkinitramfs.sh" "$kver" "$initrd" || die "building $initrd failed"
+	fi
+) 8>"$kdir/initramfs.lock" || exit 2
 
 # Never wipe a directory we did not create.
 if [ -d "$results" ] && [ -n "$(ls -A "$results")" ] && [ ! -e "$results/.vt-results" ]; then
@@ -173,11 +185,13 @@ report_new() {
 			continue
 		fi
 		read -r verdict name secs reason <<<"$line"
+		busy=${secs#*:}  # SECONDS:BUSY%, the guest CPUs' busy share
+		secs=${secs%%:*}
 		reported[$name]=1
 		case $verdict in
 		ok)
 			npass=$((npass + 1))
-			echo "ok $kver $name (${secs}s)"
+			echo "ok $kver $name (${secs}s, ${busy}% busy)"
 			;;
 		skip)
 			nskip=$((nskip + 1))
@@ -185,26 +199,51 @@ report_new() {
 			;;
 		*)
 			nfail=$((nfail + 1))
-			echo "FAIL $kver $name (${secs}s): $reason"
+			echo "FAIL $kver $name (${secs}s, ${busy}% busy): $reason"
 			tail -n 30 "$results/$name.log" | sed 's/^/    /'
 			;;
 		esac
 	done < <(tail -n +$((nlines + 1)) "$results/status")
 }
 
+# A boot that has not reached the guest's test loop in VT_BOOT_TIMEOUT
+# seconds (default 300; a boot takes 10-60 s, more on a loaded host) is
+# hung, as 6.12 under TCG once was after "amd_pstate", at full CPU: it is
+# killed and booted again, once.
+boot_timeout=${VT_BOOT_TIMEOUT:-300}
+[[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || die "VT_BOOT_TIMEOUT wants seconds, not '$boot_timeout'"
 start=$SECONDS
-"${qemu[@]}" </dev/null >"$console" 2>&1 &
-qpid=$!
-trap 'kill $qpid 2>/dev/null || true' EXIT
 timed_out=0
-while kill -0 $qpid 2>/dev/null; do
-	report_new
-	if [ $((SECONDS - start)) -ge "$timeout" ]; then
-		timed_out=1
-		kill $qpid 2>/dev/null || true
-		break
-	fi
-	sleep 1
+for boot in 1 2; do
+	boot_start=$SECONDS
+	"${qemu[@]}" </dev/null >"$console" 2>&1 &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null || true' EXIT
+	booted=0
+	hung=0
+	while kill -0 $qpid 2>/dev/null; do
+		report_new
+		if [ $booted = 0 ] && grep -q '^vm-guest: kernel' "$console"; then
+			booted=1
+		fi
+		if [ $booted = 0 ] && [ $((SECONDS - boot_start)) -ge "$boot_timeout" ]; then
+			hung=1
+			kill $qpid 2>/dev/null || true
+			break
+		fi
+		if [ $((SECONDS - start)) -ge "$timeout" ]; then
+			timed_out=1
+			kill $qpid 2>/dev/null || true
+			break
+		fi
+		sleep 1
+	done
+	[ $hung = 1 ] && [ $boot = 1 ] || break
+	wait $qpid || true
+	echo "run.sh: $kver${shard:+ ($shard)}: the boot did not reach the tests in ${boot_timeout}s; last lines of $console:"
+	tail -n 5 "$console" | sed 's/^/    /'
+	cp "$console" "$console.hung"
+	echo "run.sh: booting again"
 done
 qrc=0
 wait $qpid || qrc=$?
@@ -217,6 +256,8 @@ elapsed=$((SECONDS - start))
 vm_state=""
 if grep -q 'Kernel panic' "$console"; then
 	vm_state="kernel panic"
+elif [ $finished = 0 ] && [ $hung = 1 ]; then
+	vm_state="boot hung twice"
 elif [ $finished = 0 ] && [ $timed_out = 1 ]; then
 	vm_state="timed out after ${timeout}s"
 elif [ $finished = 0 ]; then
@@ -233,6 +274,6 @@ if [ -n "$vm_state" ]; then
 fi
 
 counts="$npass passed, $nfail failed, $nskip skipped"
-echo "$(date '+%F %T') $kver: $counts in ${elapsed}s${vm_state:+ ($vm_state)}" >>"$build/vm/summary"
-echo "vm $kver: $counts in ${elapsed}s${vm_state:+ ($vm_state)}"
+echo "$(date '+%F %T') $kver${shard:+ ($shard)}: $counts in ${elapsed}s${vm_state:+ ($vm_state)}" >>"$build/vm/summary"
+echo "vm $kver${shard:+ ($shard)}: $counts in ${elapsed}s${vm_state:+ ($vm_state)}"
 [ $nfail = 0 ] && [ -z "$vm_state" ]
