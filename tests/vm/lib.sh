@@ -434,6 +434,22 @@ vidtv_ref_start() {
 	echo $! >"$VT_RESULTS/$1.refpid"
 }
 
+# vidtv_ref_from NAME SECS FILE: as vidtv_ref_start, but the SECS count
+# from the moment FILE (a recording, removed here) first holds data, so
+# that the reference's window is the recording's, not shifted by the time
+# a tune takes (which differs between vidtv directly and through vtuner)
+vidtv_ref_from() {
+	rm -f "$VT_RESULTS/$1.ref" "$3"
+	(
+		for _ in $(seq 600); do
+			[ -s "$3" ] && break
+			sleep 0.05
+		done
+		exec "$VT_TOOLS/vt-pidchurn" -a 0 -d "$2" -s 3600000 273
+	) >"$VT_RESULTS/$1.ref" 2>&1 &
+	echo $! >"$VT_RESULTS/$1.refpid"
+}
+
 vidtv_ref_cmd() {
 	rm -f "$VT_RESULTS/$1.ref" "$VT_RESULTS/$1.refpid"
 	printf '%q ' "$VT_TOOLS/vt-pidchurn" -a 0 -d "$2" -s 3600000 "${3:-273}"

@@ -7,7 +7,7 @@
 # the same PIDs, through vtuner at least 90 % of each PID's packets, no
 # continuity error.  vidtv's audio (PID 273) comes at a rate that
 # follows the CPU the VM has left: its share is measured against what
-# vidtv made in each run's time (vidtv_ref in lib.sh).
+# vidtv made in each recording's time (vidtv_ref_from in lib.sh).
 #   dvbv5-zap -p      PAT, PMT and audio (DVB-T, DVBv5)
 #   dvbv5-zap -P      the full TS (PID 0x2000); every PID vidtv carries
 #   tzap -r -p        DVB-T, DVBv3 tune, its own recording of dvr0
@@ -15,6 +15,7 @@
 #                     filters: with Debian's libucsi only PAT and PMT
 #                     (see 39-gnutv), two PIDs all the same
 #   czap -r -p        DVB-C, dvr0 read beside it
+# vm-cost: 123 23%
 # vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -46,15 +47,15 @@ echo "Beethoven:474000000:INVERSION_AUTO:6900000:FEC_NONE:QAM_AUTO:0:273:2176" >
 record() {
 	local a=$1 s=$2 pid
 	log "$s: dvbv5-zap -p"
-	vidtv_ref_start "$s-zap" "$secs"
+	vidtv_ref_from "$s-zap" "$secs" "$rec/$s-zap.ts"
 	timeout 60 dvbv5-zap -a "$a" -c dvbv5.conf -p -o "$rec/$s-zap.ts" -t "$secs" \
 		Beethoven >"$s-zap.out" 2>&1 || { tail -n 5 "$s-zap.out"; log "$s: dvbv5-zap failed"; }
 	log "$s: dvbv5-zap -P"
-	vidtv_ref_start "$s-full" "$secs"
+	vidtv_ref_from "$s-full" "$secs" "$rec/$s-full.ts"
 	timeout 60 dvbv5-zap -a "$a" -c dvbv5.conf -P -r -o "$rec/$s-full.ts" -t "$secs" \
 		Beethoven >"$s-full.out" 2>&1 || { tail -n 5 "$s-full.out"; log "$s: dvbv5-zap -P failed"; }
 	log "$s: tzap -r -p"
-	vidtv_ref_start "$s-tzap" "$secs"
+	vidtv_ref_from "$s-tzap" "$secs" "$rec/$s-tzap.ts"
 	timeout 60 tzap -a "$a" -c t.conf -r -p -o "$rec/$s-tzap.ts" -t "$secs" \
 		Beethoven >"$s-tzap.out" 2>&1 || { tail -n 5 "$s-tzap.out"; log "$s: tzap failed"; }
 	# gnutv tunes with the frontend's current system (DVBv3): before czap
@@ -64,7 +65,7 @@ record() {
 		{ tail -n 5 "$s-gnutv.out"; log "$s: gnutv failed"; }
 	# czap has no -o: it sets the filters, dvr0 is read beside it
 	log "$s: czap -r -p"
-	vidtv_ref_start "$s-czap" "$secs"
+	vidtv_ref_from "$s-czap" "$secs" "$rec/$s-czap.ts"
 	stdbuf -oL czap -a "$a" -c c.conf -r -p Beethoven >"$s-czap.out" 2>&1 &
 	pid=$!
 	timeout "$secs" cat "/dev/dvb/adapter$a/dvr0" >"$rec/$s-czap.ts" || true
