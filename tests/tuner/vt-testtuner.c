@@ -63,6 +63,7 @@ static struct {
 	int strength_relative;
 	int answer_delay_ms;
 	uint32_t ignore_mask;		/* 1 << MSG_*: log, never answer */
+	int die_on;			/* MSG_* that kills this process, or -1 */
 	int verbose;
 } opt = {
 	.dev = "/dev/vtunerc0",
@@ -71,6 +72,7 @@ static struct {
 	.lock_delsys = -1,
 	.tone = -1,
 	.voltage = -1,
+	.die_on = -1,
 };
 
 /* ---- state ------------------------------------------------------------- */
@@ -698,6 +700,12 @@ static void drain_messages(void)
 		}
 		now = now_ms();
 		st.nmsgs++;
+		if (m.type == opt.die_on) {
+			/* a client that dies mid-call, at a known moment */
+			fprintf(stderr, "%s: %s received: SIGKILL\n", progname,
+				vt_msg_name(m.type));
+			raise(SIGKILL);
+		}
 		if (handle_msg(&m, now) &&
 		    !(m.type >= 0 && m.type < 32 && (opt.ignore_mask & (1U << m.type)))) {
 			if (opt.answer_delay_ms)
@@ -1124,6 +1132,7 @@ static void usage(FILE *out)
 "      --strength-relative  DTV_STAT_SIGNAL_STRENGTH in FE_SCALE_RELATIVE\n"
 "      --answer-delay MS  wait MS before every SET_RESPONSE\n"
 "      --ignore MSG[,MSG] log these messages but never answer them\n"
+"      --die-on MSG     kill itself (SIGKILL) when MSG arrives, unanswered\n"
 "                         (SET_FRONTEND, READ_STATUS, SET_TONE, ...)\n"
 "  -v, --verbose          also print the log lines on stderr\n"
 "      --self-test        run the built-in unit checks and exit\n"
@@ -1135,7 +1144,7 @@ enum {
 	O_CLASSIC = 256, O_FEATURES, O_HAS_OUTPUTS, O_NO_FE_INFO, O_TOL,
 	O_LOCK_DELSYS, O_SR, O_TONE, O_VOLTAGE, O_LOCK_DELAY, O_ONCE, O_LOOP,
 	O_RATE, O_BACKLOG, O_TS_DELAY, O_WAIT_PIDS, O_EXIT_MSGS, O_EXIT_AFTER, O_READY,
-	O_STRENGTH_REL, O_ANSWER_DELAY, O_IGNORE, O_SELFTEST,
+	O_STRENGTH_REL, O_ANSWER_DELAY, O_IGNORE, O_DIE_ON, O_SELFTEST,
 };
 
 static uint64_t num_arg(const char *name, const char *s)
@@ -1181,6 +1190,7 @@ static void parse_args(int argc, char **argv)
 		{ "strength-relative", no_argument, NULL, O_STRENGTH_REL },
 		{ "answer-delay", required_argument, NULL, O_ANSWER_DELAY },
 		{ "ignore", required_argument, NULL, O_IGNORE },
+		{ "die-on", required_argument, NULL, O_DIE_ON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "self-test", no_argument, NULL, O_SELFTEST },
 		{ "help", no_argument, NULL, 'h' },
@@ -1277,6 +1287,14 @@ static void parse_args(int argc, char **argv)
 			free(s);
 			break;
 		}
+		case O_DIE_ON:
+			opt.die_on = vt_msg_parse(optarg);
+			if (opt.die_on < 0) {
+				fprintf(stderr, "%s: --die-on: unknown message '%s'\n",
+					progname, optarg);
+				exit(2);
+			}
+			break;
 		case 'v': opt.verbose = 1; break;
 		case O_SELFTEST: exit(self_test());
 		case 'h': usage(stdout); exit(0);
