@@ -23,8 +23,36 @@ static unsigned int adapters = 1;
 module_param(adapters, uint, 0444);
 MODULE_PARM_DESC(adapters, "number of virtual adapters (1-16, default 1)");
 
+#define VTUNERC_TIMEOUT_MIN	10
+#define VTUNERC_TIMEOUT_MAX	60000
+
 unsigned int vtunerc_timeout_ms = 2000;
-module_param_named(timeout_ms, vtunerc_timeout_ms, uint, 0644);
+
+/* timeout_ms, at load time and in sysfs: a value out of range is refused. */
+static int vtunerc_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (ms < VTUNERC_TIMEOUT_MIN || ms > VTUNERC_TIMEOUT_MAX) {
+		pr_err("timeout_ms=%u is out of range (%u-%u)\n", ms,
+		       VTUNERC_TIMEOUT_MIN, VTUNERC_TIMEOUT_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops vtunerc_timeout_ops = {
+	.set = vtunerc_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(timeout_ms, &vtunerc_timeout_ops, &vtunerc_timeout_ms, 0644);
+__MODULE_PARM_TYPE(timeout_ms, "uint");
 MODULE_PARM_DESC(timeout_ms,
 		 "longest wait for the control-device owner, in ms (10-60000, default 2000)");
 
@@ -119,11 +147,6 @@ static int __init vtunerc_init(void)
 	if (adapters < 1 || adapters > VTUNERC_MAX_ADAPTERS) {
 		pr_err("adapters=%u is out of range (1-%d)\n", adapters,
 		       VTUNERC_MAX_ADAPTERS);
-		return -EINVAL;
-	}
-	if (vtunerc_timeout_ms < 10 || vtunerc_timeout_ms > 60000) {
-		pr_err("timeout_ms=%u is out of range (10-60000)\n",
-		       vtunerc_timeout_ms);
 		return -EINVAL;
 	}
 
