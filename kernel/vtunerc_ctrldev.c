@@ -391,11 +391,9 @@ static int vtunerc_ext_get_counters(struct vtunerc_ctx *ctx, void __user *argp)
 {
 	struct vtuner_ext_counters c;
 
-	mutex_lock(&ctx->write_lock);
-	c = ctx->cnt;
-	mutex_unlock(&ctx->write_lock);
+	/* Never waits for write_lock, held for a whole write(). */
 	spin_lock(&ctx->lock);
-	c.timeouts = ctx->cnt.timeouts;
+	c = ctx->cnt;
 	spin_unlock(&ctx->lock);
 	return copy_to_user(argp, &c, sizeof(c)) ? -EFAULT : 0;
 }
@@ -532,12 +530,12 @@ static int vtunerc_open(struct inode *inode, struct file *file)
 	memcpy(ctx->owner_comm, comm, sizeof(comm));
 	/* A new owner learns the PIDs applications already hold. */
 	ctx->pids_pending = ctx->npids > 0;
+	ctx->cnt.sessions++;
 	spin_unlock(&ctx->lock);
 
 	mutex_lock(&ctx->write_lock);
 	ctx->part_len = 0;
 	ctx->in_sync = true;
-	ctx->cnt.sessions++;
 	mutex_unlock(&ctx->write_lock);
 
 	file->private_data = ctx;
@@ -592,6 +590,7 @@ static ssize_t vtunerc_write(struct file *file, const char __user *buf,
 			break;
 		}
 		vtunerc_ts_feed(ctx, ctx->wbuf, n);
+		vtunerc_ts_publish(ctx);
 		done += n;
 		if (done < len && fatal_signal_pending(current))
 			break;

@@ -348,8 +348,23 @@ void vtunerc_demux_release(struct vtunerc_ctx *ctx)
 static void vtunerc_ts_lost_sync(struct vtunerc_ctx *ctx)
 {
 	if (ctx->in_sync)
-		ctx->cnt.sync_errors++;
+		ctx->wcnt.sync_errors++;
 	ctx->in_sync = false;
+}
+
+/*
+ * Make the write path's counters (wcnt, under write_lock) readable under
+ * ctx->lock, by readers that must not wait for a write to end.  Caller
+ * holds write_lock.
+ */
+void vtunerc_ts_publish(struct vtunerc_ctx *ctx)
+{
+	spin_lock(&ctx->lock);
+	ctx->cnt.bytes = ctx->wcnt.bytes;
+	ctx->cnt.packets = ctx->wcnt.packets;
+	ctx->cnt.sync_errors = ctx->wcnt.sync_errors;
+	ctx->cnt.dropped_bytes = ctx->wcnt.dropped_bytes;
+	spin_unlock(&ctx->lock);
 }
 
 /*
@@ -363,7 +378,7 @@ void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len)
 {
 	size_t run;
 
-	ctx->cnt.bytes += len;
+	ctx->wcnt.bytes += len;
 
 	if (ctx->part_len) {
 		size_t take = min_t(size_t, TS_SIZE - ctx->part_len, len);
@@ -377,11 +392,11 @@ void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len)
 		ctx->part_len = 0;
 		if (len && buf[0] != TS_SYNC) {
 			/* The packet was not followed by one: drop it. */
-			ctx->cnt.dropped_bytes += TS_SIZE;
+			ctx->wcnt.dropped_bytes += TS_SIZE;
 			vtunerc_ts_lost_sync(ctx);
 		} else {
 			dvb_dmx_swfilter_packets(&ctx->demux, ctx->part, 1);
-			ctx->cnt.packets++;
+			ctx->wcnt.packets++;
 		}
 	}
 
@@ -393,7 +408,7 @@ void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len)
 			size_t skip = next ? next - buf : len;
 
 			vtunerc_ts_lost_sync(ctx);
-			ctx->cnt.dropped_bytes += skip;
+			ctx->wcnt.dropped_bytes += skip;
 			buf += skip;
 			len -= skip;
 			continue;
@@ -403,7 +418,7 @@ void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len)
 		while ((run + 1) * TS_SIZE <= len && buf[run * TS_SIZE] == TS_SYNC)
 			run++;
 		dvb_dmx_swfilter_packets(&ctx->demux, buf, run);
-		ctx->cnt.packets += run;
+		ctx->wcnt.packets += run;
 		buf += run * TS_SIZE;
 		len -= run * TS_SIZE;
 	}
@@ -418,7 +433,7 @@ void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len)
 		size_t skip = next ? next - buf : len;
 
 		vtunerc_ts_lost_sync(ctx);
-		ctx->cnt.dropped_bytes += skip;
+		ctx->wcnt.dropped_bytes += skip;
 		if (next) {
 			memcpy(ctx->part, next, len - skip);
 			ctx->part_len = len - skip;

@@ -91,13 +91,19 @@ struct vtunerc_ctx {
 	/* Status pushed by user space (VTUNER_FEAT_STATUS). */
 	struct vtuner_ext_status status;
 
+	/*
+	 * Counters as readers see them: the write path's as of its last
+	 * chunk, sessions and timeouts.
+	 */
+	struct vtuner_ext_counters cnt;
+
 	/* TS write path, serialised by write_lock. */
 	struct mutex write_lock;
 	u8 *wbuf;
 	u8 part[TS_SIZE];
 	unsigned int part_len;
 	bool in_sync;
-	struct vtuner_ext_counters cnt;
+	struct vtuner_ext_counters wcnt;	/* bytes ... dropped_bytes */
 };
 
 extern unsigned int vtunerc_timeout_ms;
@@ -127,6 +133,7 @@ void vtunerc_demux_exit(void);
 void vtunerc_pids_to_classic(struct vtunerc_ctx *ctx, u16 *list);
 void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p);
 void vtunerc_ts_feed(struct vtunerc_ctx *ctx, const u8 *buf, size_t len);
+void vtunerc_ts_publish(struct vtunerc_ctx *ctx);
 
 /* vtunerc_proc.c */
 void vtunerc_proc_add(struct vtunerc_ctx *ctx);

@@ -22,18 +22,15 @@ static int vtunerc_proc_show(struct seq_file *m, void *v)
 	if (!pids)
 		return -ENOMEM;
 
-	mutex_lock(&ctx->write_lock);
-	cnt = ctx->cnt;
-	mutex_unlock(&ctx->write_lock);
-
+	/* Never waits for write_lock, held for a whole write(). */
 	spin_lock(&ctx->lock);
+	cnt = ctx->cnt;
 	opened = ctx->opened;
 	owner = ctx->owner_pid;
 	memcpy(comm, ctx->owner_comm, sizeof(comm));
 	features = ctx->features;
 	status = ctx->status.status;
 	tuned = ctx->tuned;
-	cnt.timeouts = ctx->cnt.timeouts;
 	vtunerc_pids_to_ext(ctx, pids);
 	spin_unlock(&ctx->lock);
 
