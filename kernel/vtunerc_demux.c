@@ -13,7 +13,7 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/slab.h>
-#include <linux/sched/signal.h>
+#include <linux/compat.h>
 
 #include "vtunerc_priv.h"
 
@@ -123,99 +123,410 @@ void vtunerc_pids_to_ext(struct vtunerc_ctx *ctx, struct vtuner_ext_pids *p)
 }
 
 /*
- * dvb-core's demux device mishandles a feed that fails to start when a
- * filter has several PIDs: on 6.1 a failed DMX_ADD_PID leaves the
- * released feed on a running filter (fixed in 6.12), and on both a failed
- * DMX_START leaves the feeds started before the failing one running,
- * unowned.  A later DMX_STOP, DMX_SET_FILTER or close then calls through
- * a feed that may have become another filter's section feed (a crash),
- * and the feeds left running are lost with their PIDs.  A feed fails to
- * start when no feed is free, when its PID is out of range, when a
- * decoder PES type (DMX_PES_VIDEO0...) is already taken by another feed,
- * or when a signal interrupts it.  The demux devices of this driver
- * refuse such a request before dvb-core sees it: the ioctls that allocate
- * feeds or change a filter's PID list are serialised per adapter; a PID
- * above 0x2000 is refused; DMX_ADD_PID needs a free feed and a filter
- * without a decoder PES type (which only ever takes one PID: this adapter
- * has no decoder); DMX_START of a stopped PES filter needs a free feed
- * for each of its PIDs; a pending signal ends the call before it starts.
+ * The demux device: dvb-core's, with the requests that set a filter or
+ * change its PIDs carried out here.
+ *
+ * dvb-core's dmxdev.c (6.1 and 6.12) releases a feed that fails to start
+ * (no feed or demux filter free, a PID out of range, a decoder PES type
+ * such as DMX_PES_VIDEO0 held by another feed, a signal) but leaves the
+ * filter's pointer to it; on 6.1 a failed DMX_ADD_PID even leaves the
+ * released feed on a running filter, and a failed DMX_START leaves the
+ * feeds started before the failing one running, unowned.  Once the feed
+ * is another filter's, a DMX_REMOVE_PID, DMX_STOP or close stops it; once
+ * it is a section feed, they call through the section's bytes.  dvb-core
+ * also reads the argument of each request from user memory itself, so a
+ * check made here on a first read proves nothing about what it uses, and
+ * DMX_SET_FILTER on a filter holding PES feeds loses their list (the
+ * feeds leak).
+ *
+ * So the argument of DMX_SET_FILTER, DMX_SET_PES_FILTER and DMX_ADD_PID
+ * is copied once, here, checked, and the filter is changed here exactly
+ * as dvb_dmxdev_filter_set(), dvb_dmxdev_pes_filter_set() and
+ * dvb_dmxdev_add_pid() change it, except that DMX_SET_FILTER frees the
+ * feeds of a PES filter.  Feeds are started and stopped by dvb-core through
+ * DMX_START and DMX_STOP, which take no argument, and only when every one
+ * of them can start: a free feed and demux filter for each, a PID up to
+ * 0x2000 (0x1fff for sections) and a decoder PES type no other filter
+ * holds.  DMX_ADD_PID on a running filter starts the one new feed here,
+ * as its sibling feeds were started; a filter with a decoder PES type
+ * takes no second PID.  Every request that changes a filter or allocates
+ * feeds runs under ctx->dmx_lock (a close only frees them), so the check
+ * still holds when dvb-core acts; and should a start fail all the same,
+ * the feeds it left are released and their pointers cleared before the
+ * lock is dropped.
  */
+typedef long (*vtunerc_ioctl_fn)(struct file *, unsigned int, unsigned long);
+
 static const struct file_operations *vtunerc_dmx_fops;
-static long (*vtunerc_dmx_ioctl_orig)(struct file *, unsigned int,
-				      unsigned long);
-static long (*vtunerc_dmx_compat_orig)(struct file *, unsigned int,
-				       unsigned long);
+static vtunerc_ioctl_fn vtunerc_dmx_ioctl_orig, vtunerc_dmx_compat_orig;
 
-static int vtunerc_demux_feeds_free(struct vtunerc_ctx *ctx)
+static int vtunerc_filter_lock(struct dmxdev_filter *filter)
 {
-	int i, n = 0;
-
-	mutex_lock(&ctx->demux.mutex);
-	for (i = 0; i < ctx->demux.feednum; i++)
-		n += ctx->demux.feed[i].state == DMX_STATE_FREE;
-	mutex_unlock(&ctx->demux.mutex);
-	return n;
-}
-
-/*
- * Whether dvb-core can carry out cmd on filter without a feed failing to
- * start.  Caller holds ctx->dmx_lock, under which every ioctl that
- * changes a filter's type, parameters or PID list runs.
- */
-static long vtunerc_dmx_check(struct vtunerc_ctx *ctx,
-			      struct dmxdev_filter *filter, unsigned int cmd)
-{
-	struct dmxdev_feed *feed;
-	int n = 0;
-
-	switch (cmd) {
-	case DMX_ADD_PID:
-		if (filter->type == DMXDEV_TYPE_PES &&
-		    filter->params.pes.pes_type < DMX_PES_OTHER)
-			return -EINVAL;
-		if (vtunerc_demux_feeds_free(ctx) < 1)
-			return -EBUSY;
-		break;
-	case DMX_START:
-		if (filter->type != DMXDEV_TYPE_PES ||
-		    filter->state < DMXDEV_STATE_SET ||
-		    filter->state >= DMXDEV_STATE_GO)
-			break;
-		list_for_each_entry(feed, &filter->feed.ts, next)
-			n++;
-		if (n > 1 && vtunerc_demux_feeds_free(ctx) < n)
-			return -EBUSY;
-		break;
-	}
-	if (signal_pending(current))
+	if (mutex_lock_interruptible(&filter->dev->mutex))
 		return -ERESTARTSYS;
+	if (mutex_lock_interruptible(&filter->mutex)) {
+		mutex_unlock(&filter->dev->mutex);
+		return -ERESTARTSYS;
+	}
 	return 0;
 }
 
+static void vtunerc_filter_unlock(struct dmxdev_filter *filter)
+{
+	mutex_unlock(&filter->mutex);
+	mutex_unlock(&filter->dev->mutex);
+}
+
+static void vtunerc_filter_state_set(struct dmxdev_filter *filter,
+				     enum dmxdev_state state)
+{
+	spin_lock_irq(&filter->dev->lock);
+	filter->state = state;
+	spin_unlock_irq(&filter->dev->lock);
+}
+
+/*
+ * dvb_dmxdev_filter_reset() of a stopped filter: its PES feeds (which
+ * hold no demux feed once stopped) are freed.  Filter locks held.
+ */
+static void vtunerc_filter_reset(struct dmxdev_filter *filter)
+{
+	struct dmxdev_feed *feed, *tmp;
+
+	if (filter->state < DMXDEV_STATE_SET)
+		return;
+	if (filter->type == DMXDEV_TYPE_PES) {
+		list_for_each_entry_safe(feed, tmp, &filter->feed.ts, next) {
+			list_del(&feed->next);
+			kfree(feed);
+		}
+	}
+	filter->type = DMXDEV_TYPE_NONE;
+	vtunerc_filter_state_set(filter, DMXDEV_STATE_ALLOCATED);
+}
+
+/* Free demux feeds and demux filters (each TS feed needs one of both). */
+static void vtunerc_demux_free(struct vtunerc_ctx *ctx, int *feeds,
+			       int *filters)
+{
+	struct dvb_demux *demux = &ctx->demux;
+	int i;
+
+	*feeds = 0;
+	*filters = 0;
+	mutex_lock(&demux->mutex);
+	for (i = 0; i < demux->feednum; i++)
+		*feeds += demux->feed[i].state == DMX_STATE_FREE;
+	for (i = 0; i < demux->filternum; i++)
+		*filters += demux->filter[i].state == DMX_STATE_FREE;
+	mutex_unlock(&demux->mutex);
+}
+
+/* Whether a running section filter of dmxdev has a feed on pid. */
+static bool vtunerc_section_feed_running(struct dmxdev *dmxdev, u16 pid)
+{
+	int i;
+
+	for (i = 0; i < dmxdev->filternum; i++)
+		if (dmxdev->filter[i].state >= DMXDEV_STATE_GO &&
+		    dmxdev->filter[i].type == DMXDEV_TYPE_SEC &&
+		    dmxdev->filter[i].params.sec.pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Whether dvb_dmxdev_filter_start() can start every feed of a stopped
+ * filter.  A running one is restarted with the feeds it holds.  Caller
+ * holds ctx->dmx_lock and the filter locks.
+ */
+static int vtunerc_filter_start_check(struct vtunerc_ctx *ctx,
+				      struct dmxdev_filter *filter)
+{
+	struct dmx_pes_filter_params *pes = &filter->params.pes;
+	struct dmxdev_feed *feed;
+	int feeds, filters, n = 0;
+
+	if (filter->state < DMXDEV_STATE_SET ||
+	    filter->state >= DMXDEV_STATE_GO)
+		return 0;	/* dvb-core refuses it, or restarts */
+	vtunerc_demux_free(ctx, &feeds, &filters);
+	switch (filter->type) {
+	case DMXDEV_TYPE_SEC:
+		if (filter->params.sec.pid > 0x1fff)
+			return -EINVAL;
+		if (filters < 1 ||
+		    (feeds < 1 &&
+		     !vtunerc_section_feed_running(filter->dev,
+						   filter->params.sec.pid)))
+			return -EBUSY;
+		return 0;
+	case DMXDEV_TYPE_PES:
+		list_for_each_entry(feed, &filter->feed.ts, next) {
+			if (feed->pid > VTUNER_PID_FULL_TS)
+				return -EINVAL;
+			n++;
+		}
+		if (feeds < n || filters < n)
+			return -EBUSY;
+		/* dmx_ts_feed_set() refuses a decoder type held elsewhere */
+		if (pes->pes_type < DMX_PES_OTHER && n &&
+		    READ_ONCE(ctx->demux.pesfilter[pes->pes_type]))
+			return -EINVAL;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * After a failed DMX_START: release what dvb-core left of the feeds of a
+ * stopped PES filter and clear their pointers, which it leaves to feeds
+ * it has released.  Under ctx->dmx_lock no feed has been allocated since,
+ * so a feed that is not free is still this filter's.  Filter locks held.
+ */
+static void vtunerc_filter_pes_repair(struct dmxdev_filter *filter)
+{
+	struct dmx_demux *demux = filter->dev->demux;
+	struct dvb_demux_feed *dfeed;
+	struct dmxdev_feed *feed;
+
+	if (filter->type != DMXDEV_TYPE_PES ||
+	    filter->state >= DMXDEV_STATE_GO)
+		return;
+	list_for_each_entry(feed, &filter->feed.ts, next) {
+		if (!feed->ts)
+			continue;
+		dfeed = container_of(feed->ts, struct dvb_demux_feed, feed.ts);
+		if (dfeed->state == DMX_STATE_GO)
+			feed->ts->stop_filtering(feed->ts);
+		if (dfeed->state != DMX_STATE_FREE)
+			demux->release_ts_feed(demux, feed->ts);
+		feed->ts = NULL;
+	}
+}
+
+/* DMX_START.  Caller holds ctx->dmx_lock. */
+static long vtunerc_dmx_start(struct vtunerc_ctx *ctx, struct file *file,
+			      struct dmxdev_filter *filter)
+{
+	long ret;
+
+	ret = vtunerc_filter_lock(filter);
+	if (ret)
+		return ret;
+	ret = vtunerc_filter_start_check(ctx, filter);
+	vtunerc_filter_unlock(filter);
+	if (ret)
+		return ret;
+
+	ret = vtunerc_dmx_ioctl_orig(file, DMX_START, 0);
+	if (ret < 0) {
+		mutex_lock(&filter->dev->mutex);
+		mutex_lock(&filter->mutex);
+		vtunerc_filter_pes_repair(filter);
+		vtunerc_filter_unlock(filter);
+	}
+	return ret;
+}
+
+/* DMX_SET_FILTER, as dvb_dmxdev_filter_set().  Holds ctx->dmx_lock. */
+static long vtunerc_dmx_set_filter(struct vtunerc_ctx *ctx, struct file *file,
+				   struct dmxdev_filter *filter,
+				   const struct dmx_sct_filter_params *params)
+{
+	long ret;
+	int i;
+
+	/* dmx_section_feed_set() would fail at the start */
+	if (params->pid > 0x1fff)
+		return -EINVAL;
+
+	ret = vtunerc_dmx_ioctl_orig(file, DMX_STOP, 0);
+	if (ret)
+		return ret;
+	ret = vtunerc_filter_lock(filter);
+	if (ret)
+		return ret;
+	vtunerc_filter_reset(filter);
+	filter->type = DMXDEV_TYPE_SEC;
+	filter->params.sec = *params;
+	for (i = 0; i < DMX_FILTER_SIZE; i++)
+		filter->params.sec.filter.mode[i] ^= 0xff;
+	vtunerc_filter_state_set(filter, DMXDEV_STATE_SET);
+	vtunerc_filter_unlock(filter);
+
+	if (params->flags & DMX_IMMEDIATE_START)
+		return vtunerc_dmx_start(ctx, file, filter);
+	return 0;
+}
+
+/* DMX_SET_PES_FILTER, as dvb_dmxdev_pes_filter_set().  Holds dmx_lock. */
+static long vtunerc_dmx_set_pes_filter(struct vtunerc_ctx *ctx,
+				       struct file *file,
+				       struct dmxdev_filter *filter,
+				       const struct dmx_pes_filter_params *params)
+{
+	struct dmxdev_feed *feed;
+	long ret;
+
+	if (params->pid > VTUNER_PID_FULL_TS ||
+	    (unsigned int)params->pes_type > DMX_PES_OTHER)
+		return -EINVAL;
+	feed = kzalloc(sizeof(*feed), GFP_KERNEL);
+	if (!feed)
+		return -ENOMEM;
+
+	ret = vtunerc_dmx_ioctl_orig(file, DMX_STOP, 0);
+	if (!ret)
+		ret = vtunerc_filter_lock(filter);
+	if (ret) {
+		kfree(feed);
+		return ret;
+	}
+	vtunerc_filter_reset(filter);
+	filter->type = DMXDEV_TYPE_PES;
+	filter->params.pes = *params;
+	INIT_LIST_HEAD(&filter->feed.ts);
+	feed->pid = params->pid;
+	list_add(&feed->next, &filter->feed.ts);
+	vtunerc_filter_state_set(filter, DMXDEV_STATE_SET);
+	vtunerc_filter_unlock(filter);
+
+	if (params->flags & DMX_IMMEDIATE_START)
+		return vtunerc_dmx_start(ctx, file, filter);
+	return 0;
+}
+
+/*
+ * Start feed on the running PES filter whose sibling feed is sib, as
+ * dvb_dmxdev_start_feed() started sib: same callback, type and owner.
+ * On failure nothing is left allocated and feed->ts stays NULL.
+ */
+static int vtunerc_feed_start_like(struct dmxdev_filter *filter,
+				   struct dmxdev_feed *feed,
+				   struct dmxdev_feed *sib)
+{
+	struct dmx_demux *demux = filter->dev->demux;
+	struct dvb_demux_feed *model;
+	struct dmx_ts_feed *ts;
+	int ret;
+
+	model = container_of(sib->ts, struct dvb_demux_feed, feed.ts);
+	ret = demux->allocate_ts_feed(demux, &ts, model->cb.ts);
+	if (ret < 0)
+		return ret;
+	ts->priv = filter;
+	ret = ts->set(ts, feed->pid, model->ts_type, model->pes_type,
+		      ktime_set(0, 0));
+	if (!ret)
+		ret = ts->start_filtering(ts);
+	if (ret < 0) {
+		demux->release_ts_feed(demux, ts);
+		return ret;
+	}
+	feed->ts = ts;
+	return 0;
+}
+
+/* DMX_ADD_PID, as dvb_dmxdev_add_pid().  Holds ctx->dmx_lock. */
+static long vtunerc_dmx_add_pid(struct vtunerc_ctx *ctx, struct file *file,
+				struct dmxdev_filter *filter, u16 pid)
+{
+	struct dmxdev_feed *feed;
+	bool restart = false;
+	int feeds, filters;
+	long ret;
+
+	if (pid > VTUNER_PID_FULL_TS)
+		return -EINVAL;
+	feed = kzalloc(sizeof(*feed), GFP_KERNEL);
+	if (!feed)
+		return -ENOMEM;
+	feed->pid = pid;
+
+	ret = vtunerc_filter_lock(filter);
+	if (ret)
+		goto out;
+	if (filter->type != DMXDEV_TYPE_PES ||
+	    filter->state < DMXDEV_STATE_SET ||
+	    /* a decoder PES type is one feed of the demux's */
+	    filter->params.pes.pes_type < DMX_PES_OTHER ||
+	    /* only TS packet filters may have multiple PIDs */
+	    (filter->params.pes.output != DMX_OUT_TSDEMUX_TAP &&
+	     !list_empty(&filter->feed.ts))) {
+		ret = -EINVAL;
+	} else if (filter->state >= DMXDEV_STATE_GO) {
+		vtunerc_demux_free(ctx, &feeds, &filters);
+		if (feeds < 1 || filters < 1)
+			ret = -EBUSY;
+		else if (list_empty(&filter->feed.ts))
+			restart = true;
+		else
+			ret = vtunerc_feed_start_like(filter, feed,
+						      list_first_entry(&filter->feed.ts,
+								       struct dmxdev_feed,
+								       next));
+	}
+	if (!ret && !restart) {
+		list_add(&feed->next, &filter->feed.ts);
+		feed = NULL;
+	}
+	vtunerc_filter_unlock(filter);
+	if (!restart)
+		goto out;
+
+	/*
+	 * A running filter without a feed left: nothing to keep running,
+	 * so stop it, add the PID and start it again, as DMX_START would.
+	 */
+	ret = vtunerc_dmx_ioctl_orig(file, DMX_STOP, 0);
+	if (ret)
+		goto out;
+	/* stopped: no signal may keep it from being started again */
+	mutex_lock(&filter->dev->mutex);
+	mutex_lock(&filter->mutex);
+	list_add(&feed->next, &filter->feed.ts);
+	feed = NULL;
+	vtunerc_filter_unlock(filter);
+	ret = vtunerc_dmx_start(ctx, file, filter);
+out:
+	kfree(feed);
+	return ret;
+}
+
 static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
-			      unsigned long arg,
-			      long (*orig)(struct file *, unsigned int,
-					   unsigned long))
+			      void __user *argp, unsigned long arg,
+			      vtunerc_ioctl_fn orig)
 {
 	/* dvb-core's demux open() stores the file's filter here. */
 	struct dmxdev_filter *filter = file->private_data;
 	struct vtunerc_ctx *ctx = container_of(filter->dev, struct vtunerc_ctx,
 					       dmxdev);
-	u16 pid;
+	/* the argument, copied once, before any lock is taken */
+	union {
+		struct dmx_sct_filter_params sec;
+		struct dmx_pes_filter_params pes;
+		u16 pid;
+	} a;
 	long ret;
 
 	switch (cmd) {
-	case DMX_ADD_PID:
-	case DMX_SET_PES_FILTER:
-		/* a u16, or the first member of dmx_pes_filter_params */
-		if (get_user(pid, (u16 __user *)arg))
-			return -EFAULT;
-		if (pid > VTUNER_PID_FULL_TS)
-			return -EINVAL;
-		break;
 	case DMX_SET_FILTER:
-	case DMX_START:
+		if (copy_from_user(&a.sec, argp, sizeof(a.sec)))
+			return -EFAULT;
+		break;
+	case DMX_SET_PES_FILTER:
+		if (copy_from_user(&a.pes, argp, sizeof(a.pes)))
+			return -EFAULT;
+		break;
+	case DMX_ADD_PID:
+		if (get_user(a.pid, (u16 __user *)argp))
+			return -EFAULT;
+		break;
 	case DMX_REMOVE_PID:
+	case DMX_START:
+	case DMX_STOP:
 		break;
 	default:
 		return orig(file, cmd, arg);
@@ -223,9 +534,24 @@ static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
 
 	if (mutex_lock_interruptible(&ctx->dmx_lock))
 		return -ERESTARTSYS;
-	ret = vtunerc_dmx_check(ctx, filter, cmd);
-	if (!ret)
+	switch (cmd) {
+	case DMX_SET_FILTER:
+		ret = vtunerc_dmx_set_filter(ctx, file, filter, &a.sec);
+		break;
+	case DMX_SET_PES_FILTER:
+		ret = vtunerc_dmx_set_pes_filter(ctx, file, filter, &a.pes);
+		break;
+	case DMX_ADD_PID:
+		ret = vtunerc_dmx_add_pid(ctx, file, filter, a.pid);
+		break;
+	case DMX_START:
+		ret = vtunerc_dmx_start(ctx, file, filter);
+		break;
+	default:
+		/* DMX_REMOVE_PID's argument is read once, by dvb-core */
 		ret = orig(file, cmd, arg);
+		break;
+	}
 	mutex_unlock(&ctx->dmx_lock);
 	return ret;
 }
@@ -233,16 +559,19 @@ static long vtunerc_dmx_guard(struct file *file, unsigned int cmd,
 static long vtunerc_dmx_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
-	return vtunerc_dmx_guard(file, cmd, arg, vtunerc_dmx_ioctl_orig);
+	return vtunerc_dmx_guard(file, cmd, (void __user *)arg, arg,
+				 vtunerc_dmx_ioctl_orig);
 }
 
+#ifdef CONFIG_COMPAT
+/* The demux structures have the same layout for 32-bit callers. */
 static long vtunerc_dmx_compat_ioctl(struct file *file, unsigned int cmd,
 				     unsigned long arg)
 {
-	return vtunerc_dmx_guard(file, cmd, arg, vtunerc_dmx_compat_orig);
+	return vtunerc_dmx_guard(file, cmd, compat_ptr(arg), arg,
+				 vtunerc_dmx_compat_orig);
 }
-
-typedef long (*vtunerc_ioctl_fn)(struct file *, unsigned int, unsigned long);
+#endif
 
 /* Store fn at offset off of a private copy of a file_operations table. */
 static void vtunerc_fops_set(void *copy, size_t off, vtunerc_ioctl_fn fn)
@@ -265,11 +594,13 @@ static int vtunerc_demux_hook(struct vtunerc_ctx *ctx)
 		vtunerc_fops_set(copy, offsetof(const struct file_operations,
 						unlocked_ioctl),
 				 vtunerc_dmx_ioctl);
+#ifdef CONFIG_COMPAT
 		if (fops->compat_ioctl)
 			vtunerc_fops_set(copy,
 					 offsetof(const struct file_operations,
 						  compat_ioctl),
 					 vtunerc_dmx_compat_ioctl);
+#endif
 		vtunerc_dmx_fops = copy;
 	}
 	ctx->dmxdev.dvbdev->fops = vtunerc_dmx_fops;
