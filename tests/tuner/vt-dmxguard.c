@@ -14,13 +14,16 @@
  *	module that lets B's feed dangle, B's DMX_REMOVE_PID stops C's feed
  *	("c_pid_listed no") and C's DMX_STOP calls through D's section bytes.
  *   vt-dmxguard [-a N] race SECONDS
- *	the PID of DMX_SET_PES_FILTER (immediate start) and DMX_ADD_PID
- *	alternates between a valid and an invalid one in another thread
- *	(double fetch), and a third thread interrupts the calls with
- *	SIGUSR1; after every refused request of B, C takes a feed and B
- *	removes both PIDs: C's PID must stay in the adapter's PID set.
- *	At the end every filter is closed: the PID set must be empty and
- *	every feed free again.
+ *	first, twice, a double fetch made certain: a request of another
+ *	descriptor is held in a page fault (userfaultfd) on its argument,
+ *	the PID of B's DMX_SET_PES_FILTER (immediate start), then of X's
+ *	DMX_ADD_PID (X running), is valid when B (X) calls and invalid
+ *	once the held request goes on; then, for SECONDS, that PID
+ *	alternates in another thread while a third interrupts the calls
+ *	with SIGUSR1.  After every request C takes a feed and B and X
+ *	remove both PIDs: C's PID must stay in the adapter's PID set.  At
+ *	the end every filter is closed: the PID set must be empty and every
+ *	feed free again.
  *   vt-dmxguard [-a N] leak COUNT
  *	COUNT times on one descriptor: DMX_SET_PES_FILTER, DMX_ADD_PID,
  *	DMX_SET_FILTER (dvb-core forgets the PES filter's two feeds).
@@ -39,10 +42,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/dvb/dmx.h>
+#include <linux/userfaultfd.h>
 
 #include "vtuner.h"
 
@@ -251,12 +258,17 @@ static void *flipper(void *arg)
 	unsigned long n = 0;
 
 	(void)arg;
+	volatile unsigned int spin;
+
 	while (!race_stop) {
 		*pes_pid = PID_B;
 		race_pid = PID_X;
-		sched_yield();
+		for (spin = 0; spin < 20000; spin++)
+			;
 		*pes_pid = PID_BAD;
 		race_pid = PID_BAD;
+		for (spin = 0; spin < 20000; spin++)
+			;
 		n++;
 	}
 	return (void *)n;
@@ -279,13 +291,158 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-static void pin_to_cpu0(void)
-{
-	cpu_set_t set;
+/* ---- a double fetch made certain -------------------------------------- */
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+struct held {
+	int fd;				/* the held request's descriptor */
+	struct dmx_pes_filter_params *arg;
+	int rc, err;
+};
+
+struct second {
+	int fd;
+	unsigned long req;
+	void *arg;
+	volatile int done;
+	int rc, err;
+};
+
+static void *held_call(void *p)
+{
+	struct held *h = p;
+
+	h->rc = ioctl(h->fd, DMX_SET_PES_FILTER, h->arg);
+	h->err = errno;
+	return NULL;
+}
+
+static void *second_call(void *p)
+{
+	struct second *c = p;
+
+	c->rc = ioctl(c->fd, c->req, c->arg);
+	c->err = errno;
+	c->done = 1;
+	return NULL;
+}
+
+/*
+ * A DMX_SET_PES_FILTER on hold_fd whose argument straddles a page that
+ * is only mapped when this function says so: the module (or dvb-core)
+ * copying it waits in the fault.  Meanwhile req runs on fd with arg,
+ * whose PID *pid is valid; once req has read it (or waits for the lock
+ * the held request holds), *pid becomes PID_BAD and the fault is served.
+ * Prints "NAME rc=R errno=E" for req, and whether it was done while the
+ * other request was held.
+ */
+static int hold_and_flip(const char *name, int hold_fd, int fd,
+			 unsigned long req, void *arg, uint16_t *pid)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_copy copy;
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	struct held h;
+	struct second c = { .fd = fd, .req = req, .arg = arg };
+	pthread_t th, tc;
+	uint32_t *rest;
+	char *mem, *src;
+	int uffd, during;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) < 0) {
+		fprintf(stderr, "vt-dmxguard: userfaultfd: %s\n", strerror(errno));
+		exit(1);
+	}
+	mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	src = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED || src == MAP_FAILED) {
+		perror("vt-dmxguard: mmap");
+		exit(1);
+	}
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)mem + page;
+	reg.range.len = page;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) < 0) {
+		perror("vt-dmxguard: UFFDIO_REGISTER");
+		exit(1);
+	}
+	/* the PID in the first page, everything after it in the second */
+	h.fd = hold_fd;
+	h.arg = (struct dmx_pes_filter_params *)(mem + page - 2);
+	h.arg->pid = 0x104;
+	/* the second page as the fault will find it: output, type, flags */
+	rest = (uint32_t *)(src + 2);
+	rest[0] = DMX_IN_FRONTEND;
+	rest[1] = DMX_OUT_TS_TAP;
+	rest[2] = DMX_PES_OTHER;
+	rest[3] = 0;
+
+	pthread_create(&th, NULL, held_call, &h);
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 5000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg)) {
+		fprintf(stderr, "vt-dmxguard: the held request did not fault\n");
+		exit(1);
+	}
+	pthread_create(&tc, NULL, second_call, &c);
+	usleep(500000);		/* it reads its PID, or waits for a lock */
+	during = c.done;
+	*(volatile uint16_t *)pid = PID_BAD;
+	copy.dst = (unsigned long)mem + page;
+	copy.src = (unsigned long)src;
+	copy.len = page;
+	copy.mode = 0;
+	copy.copy = 0;
+	if (ioctl(uffd, UFFDIO_COPY, &copy) < 0) {
+		perror("vt-dmxguard: UFFDIO_COPY");
+		exit(1);
+	}
+	pthread_join(th, NULL);
+	pthread_join(tc, NULL);
+	printf("%s rc=%d errno=%d (%s) done_while_held=%s\n", name, c.rc,
+	       c.rc < 0 ? c.err : 0, strerror(c.rc < 0 ? c.err : 0),
+	       during ? "yes" : "no");
+	printf("held_set_pes_filter rc=%d errno=%d\n", h.rc,
+	       h.rc < 0 ? h.err : 0);
+	fflush(stdout);
+	close(uffd);
+	munmap(mem, 2 * page);
+	munmap(src, page);
+	return c.rc;
+}
+
+/*
+ * C takes the lowest free feed, then B and X remove PID_B, PID_X and
+ * PID_BAD: a feed of theirs left dangling is C's now and stops with them.
+ * Whether C's PID is still in the adapter's set.
+ */
+static int victim_check(int b, int c, int x)
+{
+	struct dmx_pes_filter_params cp;
+	uint16_t pids[] = { PID_B, PID_X, PID_BAD };
+	unsigned int i;
+	int listed;
+
+	pes_params(&cp, PID_C, DMX_PES_OTHER, DMX_OUT_TS_TAP,
+		   DMX_IMMEDIATE_START);
+	while (ioctl(c, DMX_SET_PES_FILTER, &cp) < 0 && errno == EINTR)
+		;
+	for (i = 0; i < 3; i++) {
+		while (ioctl(b, DMX_REMOVE_PID, &pids[i]) < 0 && errno == EINTR)
+			;
+		while (ioctl(x, DMX_REMOVE_PID, &pids[i]) < 0 && errno == EINTR)
+			;
+	}
+	listed = pid_listed(PID_C);
+	while (ioctl(c, DMX_STOP) < 0 && errno == EINTR)
+		;
+	return listed;
 }
 
 /* Take feeds, a PID each on one filter, until none is left. */
@@ -312,23 +469,46 @@ static int feeds_free(void)
 
 static int race(double secs)
 {
+	struct dmx_pes_filter_params bp, xp;
 	struct sigaction sa;
 	struct timespec t0, t;
 	pthread_t flip, sig;
 	unsigned long iter = 0, ok = 0, inval = 0, intr = 0, other = 0;
-	unsigned long add_ok = 0, add_fail = 0, victims = 0;
-	struct dmx_pes_filter_params cp, xp;
+	unsigned long add_ok = 0, add_fail = 0;
 	void *flips;
-	int b, c, x, n;
-	uint16_t pid;
+	int b, c, x, h, n;
+
+	b = open_demux();
+	c = open_demux();
+	x = open_demux();
+	h = open_demux();
+	/* x: a running multi-PID filter that DMX_ADD_PID adds to */
+	pes_params(&xp, 0x200, DMX_PES_OTHER, DMX_OUT_TSDEMUX_TAP,
+		   DMX_IMMEDIATE_START);
+	call("x_set_pes_filter", x, DMX_SET_PES_FILTER, &xp);
+
+	pes_params(&bp, PID_B, DMX_PES_OTHER, DMX_OUT_TS_TAP,
+		   DMX_IMMEDIATE_START);
+	hold_and_flip("b_set_pes_filter_flipped", h, b, DMX_SET_PES_FILTER,
+		      &bp, &bp.pid);
+	if (!victim_check(b, c, x)) {
+		printf("c_pid_listed no\n");
+		return result("B's filter kept a feed it did not own (double fetch of DMX_SET_PES_FILTER)");
+	}
+	race_pid = PID_X;
+	hold_and_flip("x_add_pid_flipped", h, x, DMX_ADD_PID,
+		      (void *)&race_pid, (uint16_t *)&race_pid);
+	if (!victim_check(b, c, x)) {
+		printf("c_pid_listed no\n");
+		return result("X's filter kept a feed it did not own (double fetch of DMX_ADD_PID)");
+	}
+	printf("c_pid_listed yes\n");
+	fflush(stdout);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;	/* no SA_RESTART: calls end with EINTR */
 	sigaction(SIGUSR1, &sa, NULL);
 	main_thread = pthread_self();
-	/* one CPU for the caller and the flipper: the scheduler switches
-	 * between them at any point of the ioctl */
-	pin_to_cpu0();
 	pes_params(&race_pes, PID_B, DMX_PES_OTHER, DMX_OUT_TS_TAP,
 		   DMX_IMMEDIATE_START);
 	race_pid = PID_X;
@@ -337,17 +517,6 @@ static int race(double secs)
 		fprintf(stderr, "vt-dmxguard: pthread_create failed\n");
 		return 1;
 	}
-
-	b = open_demux();
-	c = open_demux();
-	x = open_demux();
-	/* x: a running multi-PID filter that DMX_ADD_PID adds to */
-	pes_params(&xp, 0x200, DMX_PES_OTHER, DMX_OUT_TSDEMUX_TAP,
-		   DMX_IMMEDIATE_START);
-	while (ioctl(x, DMX_SET_PES_FILTER, &xp) < 0 && errno == EINTR)
-		;
-	pes_params(&cp, PID_C, DMX_PES_OTHER, DMX_OUT_TS_TAP,
-		   DMX_IMMEDIATE_START);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		iter++;
@@ -363,35 +532,11 @@ static int race(double secs)
 			add_ok++;
 		else
 			add_fail++;
-		if (iter % 8 == 0) {
-			/* drop x's PIDs but the first, now and then */
-			for (pid = PID_X; ; pid = PID_BAD) {
-				while (ioctl(x, DMX_REMOVE_PID, &pid) < 0 &&
-				       errno == EINTR)
-					;
-				if (pid == PID_BAD)
-					break;
-			}
+		if (!victim_check(b, c, x)) {
+			race_stop = 1;
+			printf("iteration %lu: c_pid_listed no\n", iter);
+			return result("a refused request left a feed behind");
 		}
-		/* C takes the lowest free feed; B removes its PIDs: a feed
-		 * of B left dangling is C's now and stops with them */
-		while (ioctl(c, DMX_SET_PES_FILTER, &cp) < 0 && errno == EINTR)
-			;
-		for (pid = PID_B; ; pid = PID_BAD) {
-			while (ioctl(b, DMX_REMOVE_PID, &pid) < 0 &&
-			       errno == EINTR)
-				;
-			if (pid == PID_BAD)
-				break;
-		}
-		if (!pid_listed(PID_C)) {
-			victims++;
-			printf("iteration %lu: B's DMX_REMOVE_PID stopped C's feed\n",
-			       iter);
-			break;
-		}
-		while (ioctl(c, DMX_STOP) < 0 && errno == EINTR)
-			;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
 	race_stop = 1;
@@ -400,8 +545,7 @@ static int race(double secs)
 	printf("iterations %lu flips %lu set_pes_filter ok %lu einval %lu eintr %lu other %lu add_pid ok %lu failed %lu\n",
 	       iter, (unsigned long)flips, ok, inval, intr, other, add_ok,
 	       add_fail);
-	if (victims)
-		return result("a refused request left a feed behind");
+	close(h);
 	close(x);
 	close(c);
 	close(b);

@@ -8,9 +8,13 @@
 #                       D's section feed; TS of D's PID, payload 0x41;
 #                       C's DMX_STOP (a jump to 0x4141... on 6.1 and 6.12)
 #   sequence immediate  the same with DMX_SET_PES_FILTER + immediate start
-#   race                the PID of DMX_SET_PES_FILTER and DMX_ADD_PID
-#                       changed by another thread, signals meanwhile; then
-#                       no PID and no feed may be left over
+#   race                the PID of B's DMX_SET_PES_FILTER, then of a
+#                       running filter's DMX_ADD_PID, made invalid while
+#                       another request is held in a page fault on its
+#                       argument (userfaultfd): a module that reads it
+#                       twice uses the invalid one; then 8 s of a PID
+#                       changed by another thread, with signals; no PID
+#                       and no feed may be left over
 # Every request refused must leave nothing behind; A, C and D must work.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -30,4 +34,8 @@ grep -q "^b_set_pes_filter_video0_immediate rc=-1 errno=22 " seq-immediate.out |
 	fail "B's VIDEO0 filter with immediate start while A holds VIDEO0 was not refused with EINVAL"
 
 "$guard" race 8 | tee race.out || fail "race: $(tail -n 1 race.out)"
+grep -q "^b_set_pes_filter_flipped rc=0 " race.out ||
+	fail "B's filter did not start with the PID it was given"
+grep -q "^x_add_pid_flipped rc=0 " race.out ||
+	fail "DMX_ADD_PID did not add the PID it was given"
 grep -q "^result ok" race.out || fail "race: no result"
