@@ -17,7 +17,11 @@
  *	     properties, DTV_TUNE), FE_GET_PROPERTY (DTV_STAT_*, ...),
  *	     FE_READ_*, tone/voltage/DiSEqC, v3 FE_SET/GET_FRONTEND, ...
  *   dmx     N operations on demux0/dvr0: open, PES/section filters on
- *	     random PIDs, DMX_ADD_PID/REMOVE_PID, start/stop, read, close.
+ *	     random PIDs, DMX_ADD_PID/REMOVE_PID, start/stop, read, close;
+ *	     some with an argument the ctl thread rewrites meanwhile (a PID
+ *	     or PES type read twice would differ), and the sequence of
+ *	     issue 25 (a decoder PES type taken twice, the refused filter's
+ *	     PID removed while other filters take feeds).
  *   answer  answers the messages of the control device: at once, late
  *	     (up to 3 s), never, mangled or twice; uses the extension calls.
  * A watchdog interrupts (SIGUSR1) operations blocked for more than 4 s and
@@ -519,9 +523,13 @@ static void ctl_write(struct thr *t, int fd)
 	count(C_WRITE);
 }
 
+static void racy_stir(struct thr *t);
+
 static void ctl_thread_ops(struct thr *t, int *fdp)
 {
 	int fd = *fdp, op = rn(t, 100);
+
+	racy_stir(t);
 
 	if (fd < 0 || op < 2) {
 		if (fd >= 0) {
@@ -833,6 +841,63 @@ static uint16_t rand_pid(struct thr *t)
 	return chance(t, 80) ? p[rn(t, ARRAY_SIZE(p))] : (uint16_t)rn(t, 0x10000);
 }
 
+/* Arguments the ctl thread rewrites while the dmx thread passes them. */
+static struct dmx_pes_filter_params racy_pes;
+static uint16_t racy_pid;
+
+static void racy_stir(struct thr *t)
+{
+	volatile uint16_t *pid = &racy_pes.pid;
+	volatile uint32_t *type = (volatile uint32_t *)&racy_pes.pes_type;
+
+	*pid = rand_pid(t);
+	*type = chance(t, 50) ? DMX_PES_OTHER : rn(t, 6);
+	*(volatile uint16_t *)&racy_pid = rand_pid(t);
+}
+
+/*
+ * Issue 25's sequence on four new descriptors: B asks for the decoder
+ * PES type A holds and starts; C takes a feed; B removes its PID; D takes
+ * a section feed; C stops.
+ */
+static void dmx_sequence(struct thr *t, const char *dpath)
+{
+	struct dmx_pes_filter_params p = { .input = DMX_IN_FRONTEND,
+					   .output = DMX_OUT_TS_TAP };
+	struct dmx_sct_filter_params s;
+	enum dmx_ts_pes type = rn(t, 5);
+	uint16_t pid = 0x101;
+	int fd[4], i;
+
+	begin(t, "issue 25 sequence");
+	for (i = 0; i < 4; i++)
+		fd[i] = open(dpath, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	p.pid = 0x100;
+	p.pes_type = type;
+	p.flags = DMX_IMMEDIATE_START;
+	ioctl(fd[0], DMX_SET_PES_FILTER, &p);
+	p.pid = 0x101;
+	p.flags = rn(t, 2) ? DMX_IMMEDIATE_START : 0;
+	ioctl(fd[1], DMX_SET_PES_FILTER, &p);
+	ioctl(fd[1], DMX_START);
+	p.pid = 0x102;
+	p.pes_type = DMX_PES_OTHER;
+	p.flags = DMX_IMMEDIATE_START;
+	ioctl(fd[2], DMX_SET_PES_FILTER, &p);
+	ioctl(fd[1], DMX_REMOVE_PID, &pid);
+	memset(&s, 0, sizeof(s));
+	s.pid = 0x103;
+	s.flags = DMX_IMMEDIATE_START;
+	ioctl(fd[3], DMX_SET_FILTER, &s);
+	usleep(rn(t, 2000));
+	ioctl(fd[2], DMX_STOP);
+	for (i = 0; i < 4; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	end(t, 0);
+	count(C_IOCTL);
+}
+
 static void dmx_op(struct thr *t, int *fds, int *dvr, const char *dpath, const char *vpath)
 {
 	int k = rn(t, NDMX), fd = fds[k], op = rn(t, 100), r = 0;
@@ -887,7 +952,9 @@ static void dmx_op(struct thr *t, int *fds, int *dvr, const char *dpath, const c
 		p.pes_type = chance(t, 90) ? DMX_PES_OTHER : rn(t, 25);
 		p.flags = chance(t, 80) ? DMX_IMMEDIATE_START : rand_u32(t);
 		begin(t, "DMX_SET_PES_FILTER");
-		r = ioctl(fd, DMX_SET_PES_FILTER, chance(t, 97) ? (void *)&p : bad_ptr(t));
+		r = ioctl(fd, DMX_SET_PES_FILTER,
+			  chance(t, 10) ? (void *)&racy_pes :
+			  chance(t, 97) ? (void *)&p : bad_ptr(t));
 	} else if (op < 50) {
 		struct dmx_sct_filter_params p;
 
@@ -910,12 +977,16 @@ static void dmx_op(struct thr *t, int *fds, int *dvr, const char *dpath, const c
 
 		begin(t, add ? "DMX_ADD_PID" : "DMX_REMOVE_PID");
 		r = ioctl(fd, add ? DMX_ADD_PID : DMX_REMOVE_PID,
+			  chance(t, 10) ? (void *)&racy_pid :
 			  chance(t, 97) ? (void *)&pid : bad_ptr(t));
 	} else if (op < 80) {
 		int start = rn(t, 2);
 
 		begin(t, start ? "DMX_START" : "DMX_STOP");
 		r = ioctl(fd, start ? DMX_START : DMX_STOP);
+	} else if (op < 81) {
+		dmx_sequence(t, dpath);
+		return;
 	} else if (op < 84) {
 		begin(t, "DMX_SET_BUFFER_SIZE");
 		r = ioctl(fd, DMX_SET_BUFFER_SIZE,
