@@ -434,6 +434,23 @@ vidtv_ref_start() {
 	echo $! >"$VT_RESULTS/$1.refpid"
 }
 
+# dvr_record ADAPTER SECS FILE: read the adapter's dvr0 into FILE for SECS
+# seconds counted from the first bytes (a tune through vtuner takes longer
+# than on the card itself: a window that counted it would be shorter)
+dvr_record() {
+	local pid
+	rm -f "$3"
+	cat "/dev/dvb/adapter$1/dvr0" >"$3" &
+	pid=$!
+	for _ in $(seq 600); do
+		[ -s "$3" ] && break
+		sleep 0.05
+	done
+	sleep "$2"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+
 # vidtv_ref_from NAME SECS FILE: as vidtv_ref_start, but the SECS count
 # from the moment FILE (a recording, removed here) first holds data, so
 # that the reference's window is the recording's, not shifted by the time

@@ -68,7 +68,7 @@ record() {
 	vidtv_ref_from "$s-czap" "$secs" "$rec/$s-czap.ts"
 	stdbuf -oL czap -a "$a" -c c.conf -r -p Beethoven >"$s-czap.out" 2>&1 &
 	pid=$!
-	timeout "$secs" cat "/dev/dvb/adapter$a/dvr0" >"$rec/$s-czap.ts" || true
+	dvr_record "$a" "$secs" "$rec/$s-czap.ts"
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	grep -q "FE_HAS_LOCK" "$s-czap.out" || { tail -n 5 "$s-czap.out"; log "$s: czap: no lock"; }
