@@ -33,8 +33,8 @@ tests=("$@")
 jobs=${VM_JOBS:-$(($(nproc) + 1))}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-kernels.sh: VM_JOBS: a number, not '$jobs'" >&2; exit 2; }
 # Two shards per kernel: shard0 the tests that keep the CPUs busy, shard1
-# those that mostly wait (busy share below VM_WAIT_BUSY %, default 30).
-wait_busy=${VM_WAIT_BUSY:-30}
+# those that mostly wait (busy share below VM_WAIT_BUSY %, default 15).
+wait_busy=${VM_WAIT_BUSY:-15}
 [[ $wait_busy =~ ^[0-9]+$ ]] || { echo "run-kernels.sh: VM_WAIT_BUSY: a number, not '$wait_busy'" >&2; exit 2; }
 nshards=2
 shard_tests=("" "")
