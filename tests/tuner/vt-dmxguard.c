@@ -24,6 +24,10 @@
  *	remove both PIDs: C's PID must stay in the adapter's PID set.  At
  *	the end every filter is closed: the PID set must be empty and every
  *	feed free again.
+ *   vt-dmxguard [-a N] refill
+ *	a running DMX_OUT_TSDEMUX_TAP filter loses its only PID
+ *	(DMX_REMOVE_PID) and is given another (DMX_ADD_PID), then a second
+ *	one: both must be in the adapter's PID set.
  *   vt-dmxguard [-a N] leak COUNT
  *	COUNT times on one descriptor: DMX_SET_PES_FILTER, DMX_ADD_PID,
  *	DMX_SET_FILTER (dvb-core forgets the PES filter's two feeds).
@@ -560,6 +564,25 @@ static int race(double secs)
 	return result(NULL);
 }
 
+/* ---- refill -------------------------------------------------------------- */
+
+static int refill(void)
+{
+	struct dmx_pes_filter_params p;
+	int fd = open_demux(), ok;
+
+	pes_params(&p, 0x300, DMX_PES_OTHER, DMX_OUT_TSDEMUX_TAP,
+		   DMX_IMMEDIATE_START);
+	call("set_pes_filter", fd, DMX_SET_PES_FILTER, &p);
+	pid_call(fd, "remove_pid", DMX_REMOVE_PID, 0x300);
+	pid_call(fd, "add_pid_to_empty", DMX_ADD_PID, 0x301);
+	pid_call(fd, "add_pid_second", DMX_ADD_PID, 0x302);
+	ok = pid_listed(0x301) && pid_listed(0x302) && !pid_listed(0x300);
+	printf("pids_listed %s\n", ok ? "yes" : "no");
+	close(fd);
+	return result(ok ? NULL : "the running filter does not take its new PIDs");
+}
+
 /* ---- leak ---------------------------------------------------------------- */
 
 static int leak(long count)
@@ -585,7 +608,7 @@ static int leak(long count)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: vt-dmxguard [-a N] sequence start|immediate | race SECONDS | leak COUNT\n");
+	fprintf(stderr, "usage: vt-dmxguard [-a N] sequence start|immediate | race SECONDS | refill | leak COUNT\n");
 	return 2;
 }
 
@@ -601,6 +624,8 @@ int main(int argc, char **argv)
 		return usage() - 2;
 	snprintf(demux, sizeof(demux), "/dev/dvb/adapter%d/demux0", adapter);
 	snprintf(ctrl, sizeof(ctrl), "/dev/vtunerc%d", adapter);
+	if (argc - i == 1 && !strcmp(argv[i], "refill"))
+		return refill();
 	if (argc - i != 2)
 		return usage();
 	if (!strcmp(argv[i], "sequence")) {

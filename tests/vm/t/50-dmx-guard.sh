@@ -15,6 +15,7 @@
 #                       twice uses the invalid one; then 8 s of a PID
 #                       changed by another thread, with signals; no PID
 #                       and no feed may be left over
+#   refill              a running filter that lost its only PID takes two
 # Every request refused must leave nothing behind; A, C and D must work.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -39,3 +40,6 @@ grep -q "^b_set_pes_filter_flipped rc=0 " race.out ||
 grep -q "^x_add_pid_flipped rc=0 " race.out ||
 	fail "DMX_ADD_PID did not add the PID it was given"
 grep -q "^result ok" race.out || fail "race: no result"
+
+"$guard" refill | tee refill.out || fail "refill: $(tail -n 1 refill.out)"
+grep -q "^add_pid_to_empty rc=0 " refill.out || fail "DMX_ADD_PID on a running filter without PIDs failed"
