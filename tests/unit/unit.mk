@@ -45,6 +45,6 @@ $(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/statu
 .PHONY: check-client
 check-client: $(UNIT_DIR)/test_tscc $(UNIT_DIR)/test_peer_strings vtunerc \
 		$(B)/tests/tuner/mockdev.so
-	@r=0; tests/unit/run-tests.sh $(UNIT_DIR)/test_tscc \
-		$(UNIT_DIR)/test_peer_strings || r=1; \
+	@r=0; $(UNIT_DIR)/test_tscc || r=1; \
+		tests/unit/run-tests.sh $(UNIT_DIR)/test_peer_strings || r=1; \
 		tests/client/run.sh $(B) || r=1; exit $$r
