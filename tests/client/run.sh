@@ -36,22 +36,6 @@ trap cleanup EXIT
 
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
-show() {
-	local f
-
-	for f in "$@"; do
-		[ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 20
-	done
-	return 0
-}
-check_or_show() {	# check_or_show NAME COMMAND... [-- FILES to show]
-	local name=$1 files=() cmd=()
-
-	shift
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1"); shift; done
-	[ "${1:-}" = -- ] && { shift; files=("$@"); }
-	if "${cmd[@]}"; then ok "$name"; else fail "$name"; show "${files[@]}"; fi
-}
 for f in "$VTC" "$MOCK"; do
 	if [ ! -e "$f" ]; then
 		fail "$f missing (make vtunerc tuner-tools $MOCK)"
