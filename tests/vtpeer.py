@@ -10,7 +10,8 @@ A client connects and runs its steps; a server accepts connections (each
 runs the steps) until killed or, with --once, after the first.  Steps:
 
     hello            HELLO without a key
-    hello-auth       HELLO asking for VTP_FEAT_AUTH, with a nonce
+    hello-auth       HELLO asking for VTP_FEAT_AUTH and _SEAL, with a nonce
+    hello-auth-clear HELLO asking for VTP_FEAT_AUTH alone (an older client)
     hello-name=HEX   HELLO without a key, the client name as hex bytes
     send=TYPE[:HEX]  a frame of TYPE (hex) with the hex payload
     raw=HEX          bytes as they are (e.g. half a frame)
@@ -18,8 +19,9 @@ runs the steps) until killed or, with --once, after the first.  Steps:
     wait=SEC         read frames for SEC seconds
     close            close the connection
     (server only)
-    reply-hello[=HEX]  answer HELLO: version 1, AUTH granted when asked,
-                       the server name as hex bytes (default "fake")
+    reply-hello[=HEX]  answer HELLO: version 1, AUTH and SEAL granted when
+                       asked, the server name as hex bytes (default "fake")
+    reply-hello-clear  the same, granting AUTH alone (an older server)
     status=SEQ:STATUS  a STATUS push (fe_status in hex)
     reply-auth       answer AUTH with a proof made up (no key)
 
@@ -37,6 +39,7 @@ MAGIC = 0x5654
 HELLO, HELLO_REPLY, OK, ERROR, KEEPALIVE, KEEPALIVE_REPLY, AUTH, AUTH_REPLY = \
     range(1, 9)
 FEAT_AUTH = 1
+FEAT_SEAL = 2
 
 
 def frame(ftype, reqid, payload=b""):
@@ -44,8 +47,9 @@ def frame(ftype, reqid, payload=b""):
                        reqid) + payload
 
 
-def hello(name=b"vtpeer", auth=False):
-    p = struct.pack(">HHI", 1, 1, FEAT_AUTH if auth else 0)
+def hello(name=b"vtpeer", auth=False, seal=True):
+    feat = (FEAT_AUTH | (FEAT_SEAL if seal else 0)) if auth else 0
+    p = struct.pack(">HHI", 1, 1, feat)
     p += bytes([len(name)]) + name
     return frame(HELLO, 1, p + (os.urandom(32) if auth else b""))
 
@@ -127,6 +131,8 @@ class Peer:
             self.send(hello())
         elif key == "hello-auth":
             self.send(hello(auth=True))
+        elif key == "hello-auth-clear":
+            self.send(hello(auth=True, seal=False))
         elif key == "hello-name":
             self.send(hello(name=bytes.fromhex(arg)))
         elif key == "send":
@@ -146,10 +152,12 @@ class Peer:
         elif key == "close":
             self.s.close()
             self.closed = True
-        elif key == "reply-hello":
+        elif key in ("reply-hello", "reply-hello-clear"):
             name = bytes.fromhex(arg) if arg else b"fake"
-            p = struct.pack(">HHI", 1, 0, FEAT_AUTH if self.asked_auth
-                            else 0) + bytes([len(name)]) + name
+            feat = FEAT_AUTH if self.asked_auth else 0
+            if self.asked_auth and key == "reply-hello":
+                feat |= FEAT_SEAL
+            p = struct.pack(">HHI", 1, 0, feat) + bytes([len(name)]) + name
             if self.asked_auth:
                 p += os.urandom(32)
             self.send(frame(HELLO_REPLY, self.rids.get(HELLO, 0), p))

@@ -13,7 +13,10 @@
  * Until the handshake is complete (HELLO_REPLY without a key, a verified
  * AUTH_REPLY with one: C.established), anything else the server sends
  * ends the session; STATUS reaches the adapter only in READY, and every
- * end of a session leaves the adapter reading "no signal".
+ * end of a session leaves the adapter reading "no signal".  With a key
+ * every frame after AUTH (after DATA_ATTACH) is sealed, and every frame
+ * after AUTH_REPLY (after DATA_ATTACH's OK) must open: one that does not
+ * ends the session (docs/protocol.md, "Session protection").
  */
 #include <errno.h>
 #include <poll.h>
@@ -404,9 +407,17 @@ static bool auth_start(const struct vtp_hello_reply *r)
 {
 	uint8_t mac[VTP_MAC_LEN];
 
+	struct vtp_keys keys;
+	bool ok;
+
 	if (!(r->features & VTP_FEAT_AUTH) || !r->has_nonce) {
 		session_lost("authentication failed: the server has no key "
 			     "(or does not know authentication); refused");
+		return false;
+	}
+	if (!(r->features & VTP_FEAT_SEAL)) {
+		session_lost("the server does not protect the session (no "
+			     "VTP_FEAT_SEAL: an older vtunerd?); refused");
 		return false;
 	}
 	memcpy(C.actx.ns, r->nonce, VTP_NONCE_LEN);
@@ -416,7 +427,14 @@ static bool auth_start(const struct vtp_hello_reply *r)
 	snprintf(C.actx.sname, sizeof(C.actx.sname), "%s", r->name);
 	vtp_auth_proof(C.o->psk, VTP_AUTH_CLIENT, &C.actx, mac);
 	C.st = S_AUTH;
-	return sent(net_auth(&C.cc, mac), VTP_AUTH) >= 0;
+	ok = sent(net_auth(&C.cc, mac), VTP_AUTH) >= 0;
+	if (ok) {
+		/* AUTH was the last clear frame we send */
+		vtp_auth_keys(C.o->psk, &C.actx, NULL, &keys);
+		conn_seal(&C.cc, &keys);
+		vtp_keys_wipe(&keys);
+	}
+	return ok;
 }
 
 /* AUTH_REPLY: the server's proof. */
@@ -429,6 +447,8 @@ static void on_auth_reply(const struct vtp_auth *a)
 		return;
 	}
 	vt_info("%s: server '%s' authenticated", C.addr, C.server_name);
+	/* AUTH_REPLY was the server's last clear frame */
+	conn_seal_rx(&C.cc);
 	C.established = true;
 	C.st = S_LIST;
 	sent(net_list_tuners(&C.cc), VTP_LIST_TUNERS);
@@ -551,11 +571,16 @@ static void on_open_reply(const struct vtp_open_reply *r)
 	/* queued now, flushed when the connect completes */
 	if (C.o->psk) {
 		uint8_t mac[VTP_MAC_LEN];
+		struct vtp_keys keys;
 
 		vtp_auth_attach_mac(C.o->psk, &C.actx, r->token, mac);
 		if (sent(net_data_attach_mac(&C.dc, r->token, mac),
 			 VTP_DATA_ATTACH) < 0)
 			return;
+		/* DATA_ATTACH was the last clear frame we send there */
+		vtp_auth_keys(C.o->psk, &C.actx, r->token, &keys);
+		conn_seal(&C.dc, &keys);
+		vtp_keys_wipe(&keys);
 	} else if (sent(net_data_attach(&C.dc, r->token),
 			VTP_DATA_ATTACH) < 0) {
 		return;
@@ -611,6 +636,8 @@ static void on_reply(uint32_t id, uint32_t err, const char *text)
 	else
 		vt_debug("%s: OK", tname);
 	if (type == VTP_DATA_ATTACH && !err) {
+		/* the server's last clear frame on the data connection */
+		conn_seal_rx(&C.dc);
 		C.attached = true;
 		return;
 	}
@@ -776,6 +803,17 @@ static void conn_input(struct vc_conn *c)
 			return;
 		}
 		while ((ret = conn_next(c, &msg)) != 0) {
+			if (ret == -EKEYREJECTED) {
+				session_lost("%s connection: %s", c->what,
+					     msg.hdr.type == VTP_SEALED ?
+					     "a frame did not open (changed, "
+					     "replayed, reordered, dropped or "
+					     "injected on the way)" :
+					     "an unprotected frame in a "
+					     "protected session (injected on "
+					     "the way?)");
+				return;
+			}
 			if (ret == -EBADMSG || ret == -EMSGSIZE) {
 				session_lost("%s connection: %s", c->what,
 					     ret == -EBADMSG ?

@@ -19,6 +19,8 @@
 
 /* Largest request: SET_PIDS with VTP_MAX_PIDS entries. */
 static uint8_t scratch[VTP_HDR_LEN + 4 + 2 * VTP_MAX_PIDS];
+/* a request being sealed */
+static uint8_t sealbuf[sizeof(scratch) + VTP_SEAL_OVERHEAD];
 
 int net_parse_server(const char *s, char *host, size_t hlen, char *port,
 		     size_t plen)
@@ -105,6 +107,9 @@ void conn_close(struct vc_conn *c)
 		close(c->fd);
 	c->fd = -1;
 	c->connecting = false;
+	c->sealed = false;
+	vtp_seal_wipe(&c->tx);
+	vtp_seal_wipe(&c->rx);
 	vtp_reader_init(c->rd);
 	vtp_writer_init(&c->wr, c->wstore, c->wr.cap);
 }
@@ -166,6 +171,19 @@ int conn_next(struct vc_conn *c, struct vtp_msg *m)
 	return vtp_reader_next(c->rd, m);
 }
 
+void conn_seal(struct vc_conn *c, const struct vtp_keys *keys)
+{
+	vtp_seal_init(&c->tx, keys->c2s);
+	vtp_seal_init(&c->rx, keys->s2c);
+	c->sealed = true;
+}
+
+void conn_seal_rx(struct vc_conn *c)
+{
+	if (c->sealed)
+		c->rd->open = &c->rx;
+}
+
 static uint32_t take_reqid(struct vc_conn *c)
 {
 	/* ids are returned as int: stay within 1..INT32_MAX */
@@ -177,6 +195,7 @@ static uint32_t take_reqid(struct vc_conn *c)
 /* Queue a frame encoded in scratch; return reqid or -errno. */
 static int queue(struct vc_conn *c, int len, uint32_t reqid)
 {
+	const uint8_t *frame = scratch;
 	ssize_t left;
 	int ret;
 
@@ -184,9 +203,19 @@ static int queue(struct vc_conn *c, int len, uint32_t reqid)
 		return len;
 	if (c->fd < 0)
 		return -ENOTCONN;
-	ret = vtp_writer_put(&c->wr, scratch, len);
-	if (ret < 0)
+	if (c->sealed) {
+		memcpy(sealbuf + VTP_HDR_LEN, scratch, (size_t)len);
+		len = vtp_seal(&c->tx, sealbuf, sizeof(sealbuf), (size_t)len);
+		if (len < 0)
+			return len;
+		frame = sealbuf;
+	}
+	ret = vtp_writer_put(&c->wr, frame, len);
+	if (ret < 0) {
+		if (c->sealed)	/* never seen: its number goes to the next */
+			vtp_seal_rewind(&c->tx, 1);
 		return ret;
+	}
 	left = conn_flush(c);
 	return left < 0 ? (int)left : (int)reqid;
 }
@@ -203,7 +232,7 @@ int net_hello_nonce(struct vc_conn *c, const char *name,
 
 	snprintf(h.name, sizeof(h.name), "%s", name);
 	if (nonce) {
-		h.features |= VTP_FEAT_AUTH;
+		h.features |= VTP_FEAT_AUTH | VTP_FEAT_SEAL;
 		h.has_nonce = true;
 		memcpy(h.nonce, nonce, VTP_NONCE_LEN);
 	}

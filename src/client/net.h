@@ -14,7 +14,9 @@
 
 #include "common/clock.h"
 #include "proto/vtp.h"
+#include "proto/vtp_auth.h"
 #include "proto/vtp_io.h"
+#include "proto/vtp_seal.h"
 
 #define VC_DEFAULT_PORT	"5911"
 
@@ -27,6 +29,9 @@ struct vc_conn {
 	void *wstore;
 	uint32_t next_reqid;
 	uint64_t last_rx;	/* monotonic ns of the last frame received */
+	/* with a key, once the handshake is complete (conn_seal()) */
+	bool sealed;		/* frames queued are sealed with tx */
+	struct vtp_seal tx, rx;
 };
 
 /* Split "host", "host:port", "[v6]:port" or "v6" (port stays default). */
@@ -50,6 +55,14 @@ ssize_t conn_flush(struct vc_conn *c);
 ssize_t conn_fill(struct vc_conn *c);
 /* vtp_reader_next() */
 int conn_next(struct vc_conn *c, struct vtp_msg *m);
+/*
+ * A session with a key: the handshake's last frame from the client has
+ * been queued, every later one is sealed with keys->c2s; once
+ * conn_seal_rx() says the server's last clear frame has been taken,
+ * every frame received must open with keys->s2c.  conn_close() ends it.
+ */
+void conn_seal(struct vc_conn *c, const struct vtp_keys *keys);
+void conn_seal_rx(struct vc_conn *c);
 
 /*
  * Requests: queue and flush, return the reqid used (> 0) or -errno

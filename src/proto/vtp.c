@@ -219,8 +219,23 @@ int vtp_decode_hdr(const uint8_t *buf, size_t len, struct vtp_hdr *hdr)
 	get16(&r);		/* reserved */
 	hdr->len = get32(&r);
 	hdr->reqid = get32(&r);
-	if (hdr->len > VTP_MAX_PAYLOAD)
+	if (hdr->len > (hdr->type == VTP_SEALED ? VTP_SEALED_MAX_PAYLOAD :
+			VTP_MAX_PAYLOAD))
 		return -EMSGSIZE;
+	return VTP_HDR_LEN;
+}
+
+int vtp_encode_hdr(uint8_t *buf, size_t cap, uint16_t type,
+		   uint32_t payload_len, uint32_t reqid)
+{
+	struct wr w;
+	struct wr len;
+
+	frame_begin(&w, buf, cap, type, reqid);
+	if (w.err)
+		return -ENOBUFS;
+	len = (struct wr){ .p = buf + HDR_LEN_OFF, .cap = 4 };
+	put32(&len, payload_len);
 	return VTP_HDR_LEN;
 }
 
@@ -896,6 +911,7 @@ const char *vtp_type_name(uint16_t type)
 	case VTP_STATUS:		return "STATUS";
 	case VTP_DATA_ATTACH:		return "DATA_ATTACH";
 	case VTP_TS_DATA:		return "TS_DATA";
+	case VTP_SEALED:		return "SEALED";
 	}
 	return "?";
 }

@@ -32,6 +32,9 @@
 #define VTP_HDR_LEN		16
 #define VTP_MAX_PAYLOAD		(256 * 1024)
 #define VTP_MAX_FRAME		(VTP_HDR_LEN + VTP_MAX_PAYLOAD)
+/* A SEALED frame's payload: a whole frame and the 16-byte tag. */
+#define VTP_SEALED_MAX_PAYLOAD	(VTP_MAX_FRAME + 16)
+#define VTP_MAX_SEALED_FRAME	(VTP_HDR_LEN + VTP_SEALED_MAX_PAYLOAD)
 
 /* Versions this implementation speaks (negotiated in HELLO). */
 #define VTP_VERSION_MIN		1
@@ -43,6 +46,11 @@
  * a peer sets it only when it has a key, so it is not in VTP_FEATURES.
  */
 #define VTP_FEAT_AUTH		0x00000001U
+/*
+ * VTP_FEAT_SEAL: with AUTH, every frame after the handshake is sealed
+ * (vtp_seal.h); a peer with a key asks for it and insists on it.
+ */
+#define VTP_FEAT_SEAL		0x00000002U
 #define VTP_FEATURES		0U
 
 /* ---- limits ------------------------------------------------------------- */
@@ -95,6 +103,8 @@ enum vtp_type {
 
 	VTP_DATA_ATTACH		= 0x0040,
 	VTP_TS_DATA		= 0x0041,
+
+	VTP_SEALED		= 0x0050,	/* vtp_seal.h */
 };
 
 /* ---- message bodies ----------------------------------------------------- */
@@ -254,7 +264,14 @@ struct vtp_msg {
 
 /* ---- codec -------------------------------------------------------------- */
 
+/*
+ * The header alone: VTP_HDR_LEN, 0 if len is shorter, -EBADMSG or
+ * -EMSGSIZE (above VTP_MAX_PAYLOAD, VTP_SEALED_MAX_PAYLOAD for SEALED).
+ */
 int vtp_decode_hdr(const uint8_t *buf, size_t len, struct vtp_hdr *hdr);
+/* A header of payload_len bytes (SEALED's, by vtp_seal()). */
+int vtp_encode_hdr(uint8_t *buf, size_t cap, uint16_t type,
+		   uint32_t payload_len, uint32_t reqid);
 int vtp_decode(const uint8_t *buf, size_t len, struct vtp_msg *out);
 
 /* Encode any message from m->hdr.type, m->hdr.reqid and m->u. */

@@ -20,6 +20,11 @@
 static const char label_client[] = "VTP1 auth client";
 static const char label_server[] = "VTP1 auth server";
 static const char label_attach[] = "VTP1 data attach";
+static const char label_keys[] = "VTP1 session keys";
+static const char label_ctl_c2s[] = "VTP1 control c2s";
+static const char label_ctl_s2c[] = "VTP1 control s2c";
+static const char label_data_c2s[] = "VTP1 data c2s";
+static const char label_data_s2c[] = "VTP1 data s2c";
 
 int vtp_auth_init(void)
 {
@@ -221,4 +226,47 @@ bool vtp_auth_attach_verify(const struct vtp_psk *k,
 	ok = crypto_verify_32(want, mac) == 0;
 	sodium_memzero(want, sizeof(want));
 	return ok;
+}
+
+/* BLAKE2b-256 keyed with the session secret over label (NUL included), token */
+static void derive(uint8_t out[VTP_SEAL_KEY_LEN],
+		   const uint8_t secret[VTP_MAC_LEN], const char *label,
+		   size_t label_len, const uint8_t *token)
+{
+	crypto_generichash_state st;
+
+	crypto_generichash_init(&st, secret, VTP_MAC_LEN, VTP_SEAL_KEY_LEN);
+	crypto_generichash_update(&st, (const uint8_t *)label, label_len);
+	if (token)
+		crypto_generichash_update(&st, token, VTP_TOKEN_LEN);
+	crypto_generichash_final(&st, out, VTP_SEAL_KEY_LEN);
+	sodium_memzero(&st, sizeof(st));
+}
+
+void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
+		   const uint8_t *token, struct vtp_keys *out)
+{
+	crypto_auth_hmacsha512256_state st;
+	uint8_t secret[VTP_MAC_LEN];
+
+	mac_begin(&st, k, label_keys, sizeof(label_keys), ctx);
+	crypto_auth_hmacsha512256_final(&st, secret);
+	sodium_memzero(&st, sizeof(st));
+	if (token) {
+		derive(out->c2s, secret, label_data_c2s,
+		       sizeof(label_data_c2s), token);
+		derive(out->s2c, secret, label_data_s2c,
+		       sizeof(label_data_s2c), token);
+	} else {
+		derive(out->c2s, secret, label_ctl_c2s, sizeof(label_ctl_c2s),
+		       NULL);
+		derive(out->s2c, secret, label_ctl_s2c, sizeof(label_ctl_s2c),
+		       NULL);
+	}
+	sodium_memzero(secret, sizeof(secret));
+}
+
+void vtp_keys_wipe(struct vtp_keys *keys)
+{
+	sodium_memzero(keys, sizeof(*keys));
 }

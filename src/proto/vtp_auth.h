@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "proto/vtp.h"
+#include "proto/vtp_seal.h"
 
 #define VTP_PSK_MIN	32	/* bytes of key, after decoding */
 #define VTP_PSK_MAX	128
@@ -78,5 +79,21 @@ bool vtp_auth_attach_verify(const struct vtp_psk *k,
 			    const struct vtp_auth_ctx *ctx,
 			    const uint8_t token[VTP_TOKEN_LEN],
 			    const uint8_t mac[VTP_MAC_LEN]);
+
+/*
+ * The keys that seal a connection's frames (vtp_seal.h), one per
+ * direction: of the control connection (token NULL), or of the data
+ * connection that attached with token.  From the key and the handshake
+ * (docs/protocol.md, "Session protection"): every connection of every
+ * session has its own, which neither peer chooses alone.
+ */
+struct vtp_keys {
+	uint8_t c2s[VTP_SEAL_KEY_LEN];	/* client to server */
+	uint8_t s2c[VTP_SEAL_KEY_LEN];	/* server to client */
+};
+
+void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
+		   const uint8_t *token, struct vtp_keys *out);
+void vtp_keys_wipe(struct vtp_keys *keys);
 
 #endif /* VTP_AUTH_H */

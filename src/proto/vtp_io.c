@@ -12,6 +12,7 @@
 
 void vtp_reader_init(struct vtp_reader *r)
 {
+	r->open = NULL;
 	r->start = 0;
 	r->end = 0;
 }
@@ -59,10 +60,41 @@ ssize_t vtp_reader_fill(struct vtp_reader *r, int fd)
 	return n;
 }
 
+/* The frame inside the next SEALED one. */
+static int reader_next_sealed(struct vtp_reader *r, struct vtp_msg *m)
+{
+	uint8_t *p = r->buf + r->start;
+	size_t avail = r->end - r->start, flen;
+	int ret, n;
+
+	ret = vtp_decode_hdr(p, avail, &m->hdr);
+	if (ret <= 0)
+		return ret;
+	flen = VTP_HDR_LEN + (size_t)m->hdr.len;
+	m->frame_len = flen;
+	if (avail < flen)
+		return 0;
+	n = vtp_seal_open(r->open, p, flen);
+	if (n < 0)
+		return n;
+	ret = vtp_decode(p + VTP_HDR_LEN, (size_t)n, m);
+	if (ret > 0 || ret == -ENOTSUP || ret == -EPROTO) {
+		if (m->frame_len != (size_t)n)
+			return -EBADMSG;
+		r->start += flen;
+		return ret;
+	}
+	/* authentic but not one whole frame: the peer is broken */
+	return ret ? ret : -EBADMSG;
+}
+
 int vtp_reader_next(struct vtp_reader *r, struct vtp_msg *m)
 {
-	int ret = vtp_decode(r->buf + r->start, r->end - r->start, m);
+	int ret;
 
+	if (r->open)
+		return reader_next_sealed(r, m);
+	ret = vtp_decode(r->buf + r->start, r->end - r->start, m);
 	if (ret > 0 || ret == -ENOTSUP || ret == -EPROTO)
 		r->start += m->frame_len;
 	return ret;

@@ -18,6 +18,7 @@
 #include <sys/uio.h>
 
 #include "proto/vtp.h"
+#include "proto/vtp_seal.h"
 
 /*
  * Four maximal frames: a read can always complete a pending one, and the
@@ -25,9 +26,14 @@
  * (with two, vtunerc moved about one TS frame per frame received: 3x the
  * user-space instructions per GB, BENCHMARKS.md).
  */
-#define VTP_READER_SIZE		(4 * VTP_MAX_FRAME)
+#define VTP_READER_SIZE		(4 * VTP_MAX_SEALED_FRAME)
 
 struct vtp_reader {
+	/*
+	 * Set once the connection's handshake is complete in a session
+	 * with a key: every later frame must be SEALED and open with it.
+	 */
+	struct vtp_seal *open;
 	size_t start;		/* first byte not yet decoded */
 	size_t end;		/* first free byte */
 	bool drained;		/* the last fill read less than it had room
@@ -56,6 +62,10 @@ ssize_t vtp_reader_fill(struct vtp_reader *r, int fd);
  * -EPROTO is skipped (m->hdr is valid for the ERROR reply); -EBADMSG
  * and -EMSGSIZE are returned again on every call.  m->u.ts.data stays
  * valid until the next vtp_reader_space() or vtp_reader_fill().
+ * With r->open, the frame inside the next SEALED one, opened in place;
+ * -EKEYREJECTED (fatal) if that frame does not open (vtp_seal_open()),
+ * m->hdr then being the received header; -EBADMSG if what opened is not
+ * one whole frame.
  */
 int vtp_reader_next(struct vtp_reader *r, struct vtp_msg *m);
 

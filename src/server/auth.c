@@ -8,7 +8,9 @@
  * client without a key closes the connection with ERROR EACCES and a log
  * line naming the peer's address (any other frame closes it too, without
  * the ERROR).  A verified AUTH completes the handshake.  The token of
- * DATA_ATTACH must carry the session's MAC.
+ * DATA_ATTACH must carry the session's MAC.  A client must ask for
+ * VTP_FEAT_SEAL too: after AUTH_REPLY (after the OK of DATA_ATTACH) every
+ * frame of the connection is sealed both ways.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,7 +45,13 @@ int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
 				"server needs one");
 		return -1;
 	}
-	r->features |= VTP_FEAT_AUTH;
+	if (!(h->features & VTP_FEAT_SEAL)) {
+		vtd_auth_refuse(c, m->hdr.reqid, "the client does not protect "
+				"the session (no VTP_FEAT_SEAL: an older "
+				"vtunerc?); this server needs it");
+		return -1;
+	}
+	r->features |= VTP_FEAT_AUTH | VTP_FEAT_SEAL;
 	r->has_nonce = true;
 	vtp_auth_nonce(r->nonce);
 	memcpy(s->actx.nc, h->nonce, VTP_NONCE_LEN);
@@ -87,6 +95,9 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 		  s->name);
 	vtd_conn_send(c, buf, (size_t)vtp_encode_auth_reply(buf, sizeof(buf),
 							    m->hdr.reqid, &a));
+	/* AUTH and AUTH_REPLY are the last clear frames */
+	if (!c->dead)
+		vtd_conn_seal(c, s, NULL);
 }
 
 bool vtd_token_equal(const uint8_t *a, const uint8_t *b)

@@ -146,8 +146,9 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 	srv->timer.fd = -1;
 	srv->sig.fd = -1;
 	srv->msg = malloc(sizeof(*srv->msg));
-	srv->tsbuf = malloc(VTP_MAX_FRAME);
-	if (!srv->msg || !srv->tsbuf) {
+	srv->tsbuf = malloc(VTP_MAX_SEALED_FRAME);
+	srv->sealbuf = malloc(VTP_MAX_SEALED_FRAME);
+	if (!srv->msg || !srv->tsbuf || !srv->sealbuf) {
 		vt_err("out of memory");
 		return -1;
 	}
@@ -248,6 +249,8 @@ int vtd_parse_listen(const char *spec, char *host, size_t hostlen,
 
 static void vtd_conn_free(struct vtd_conn *c)
 {
+	vtp_seal_wipe(&c->tx);
+	vtp_seal_wipe(&c->rx);
 	free(c->rd);
 	free(c->wbuf);
 	free(c->frames);
@@ -301,20 +304,62 @@ done:
 
 bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 {
-	if (c->dead)
+	const void *out = frame;
+	int n;
+
+	if (c->dead || (c->kind == CONN_DATA && c->fr_num >= c->fr_cap))
 		return false;
-	if (vtp_writer_put(&c->wr, frame, len) < 0)
-		return false;
-	if (c->kind == CONN_DATA) {
-		/* a control frame on the data connection: keep on retune */
-		if (c->fr_num >= c->fr_cap) {
-			c->wr.len -= len;
+	if (c->sealed) {
+		uint8_t *buf = c->srv->sealbuf;
+
+		if (len > VTP_MAX_FRAME)
+			return false;
+		memcpy(buf + VTP_HDR_LEN, frame, len);
+		n = vtp_seal(&c->tx, buf, VTP_MAX_SEALED_FRAME, len);
+		if (n < 0) {
+			vtd_conn_close(c, "2^64 frames sealed: session ended");
 			return false;
 		}
-		vtd_data_frame(c, (uint32_t)len | VTD_FRAME_KEEP);
+		out = buf;
+		len = (size_t)n;
 	}
+	if (vtp_writer_put(&c->wr, out, len) < 0) {
+		if (c->sealed)	/* never seen: its number goes to the next */
+			vtp_seal_rewind(&c->tx, 1);
+		return false;
+	}
+	/* a control frame on the data connection: keep on retune */
+	if (c->kind == CONN_DATA)
+		vtd_data_frame(c, (uint32_t)len | VTD_FRAME_KEEP);
 	vtd_conn_flush(c);
 	return true;
+}
+
+void vtd_conn_seal(struct vtd_conn *c, const struct vtd_session *s,
+		   const uint8_t *token)
+{
+	struct vtp_keys keys;
+
+	vtp_auth_keys(c->srv->cfg->psk, &s->actx, token, &keys);
+	vtp_seal_init(&c->tx, keys.s2c);
+	vtp_seal_init(&c->rx, keys.c2s);
+	vtp_keys_wipe(&keys);
+	c->rd->open = &c->rx;
+	c->sealed = true;
+}
+
+void vtd_conn_forged(struct vtd_conn *c, const struct vtp_hdr *h)
+{
+	if (h->type == VTP_SEALED)
+		vt_warn("#%u %s: frame %llu did not open (changed, replayed, "
+			"reordered, dropped or injected on the way): "
+			"connection closed", c->id, c->peer,
+			(unsigned long long)c->rx.next);
+	else
+		vt_warn("#%u %s: unprotected %s frame in a protected session "
+			"(injected on the way?): connection closed", c->id,
+			c->peer, vtp_type_name(h->type));
+	vtd_conn_close(c, NULL);
 }
 
 void vtd_conn_close(struct vtd_conn *c, const char *why)
@@ -728,4 +773,5 @@ void vtd_server_fini(struct vtd_server *srv)
 		close(srv->epfd);
 	free(srv->msg);
 	free(srv->tsbuf);
+	free(srv->sealbuf);
 }

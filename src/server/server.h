@@ -16,6 +16,7 @@
 #include "proto/vtp.h"
 #include "proto/vtp_auth.h"
 #include "proto/vtp_io.h"
+#include "proto/vtp_seal.h"
 #include "server/backend.h"
 
 #define VTD_DEFAULT_PORT	5911
@@ -120,6 +121,13 @@ struct vtd_conn {
 	uint64_t accept_ns;		/* the handshake deadline runs from it */
 	uint64_t last_rx_ns;		/* the last whole frame received */
 	uint64_t ka_sent_ns;		/* 0: no KEEPALIVE outstanding */
+	/*
+	 * With a key, from the end of the handshake on (vtd_conn_seal()):
+	 * every frame queued is sealed with tx, and the reader opens every
+	 * frame received with rx.
+	 */
+	bool sealed;
+	struct vtp_seal tx, rx;
 	struct vtd_session *sess;	/* control: &session; data: bound to */
 	struct vtd_session session;	/* of a control connection */
 
@@ -149,6 +157,7 @@ struct vtd_server {
 	bool stop;
 	struct vtp_msg *msg;		/* decode buffer (16 KiB) */
 	uint8_t *tsbuf;			/* TS frame being built */
+	uint8_t *sealbuf;		/* a frame being sealed */
 };
 
 /* server.c */
@@ -162,8 +171,20 @@ int vtd_server_signals(struct vtd_server *srv);
 int vtd_server_run(struct vtd_server *srv);
 void vtd_server_fini(struct vtd_server *srv);
 
-/* Queue a frame on c; false if the queue is full. */
+/* Queue a frame on c (sealed if c is); false if the queue is full. */
 bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len);
+/*
+ * The handshake of c is complete, its last frame in each direction
+ * received and queued: seal every later frame with the keys (tokens
+ * NULL: the control connection's, else the data connection's of token).
+ */
+void vtd_conn_seal(struct vtd_conn *c, const struct vtd_session *s,
+		   const uint8_t *token);
+/*
+ * A frame of c did not open (vtp_reader_next() said -EKEYREJECTED):
+ * warn with the peer's address and close c.
+ */
+void vtd_conn_forged(struct vtd_conn *c, const struct vtp_hdr *h);
 /* Send what can be sent now; false if the connection was closed. */
 bool vtd_conn_flush(struct vtd_conn *c);
 void vtd_conn_close(struct vtd_conn *c, const char *why);

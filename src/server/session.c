@@ -143,6 +143,9 @@ void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
 		return;
 	}
 	switch (err) {
+	case -EKEYREJECTED:
+		vtd_conn_forged(c, &m->hdr);
+		break;
 	case -EBADMSG:
 		vtd_conn_close(c, "bad frame magic: stream out of sync");
 		break;
@@ -249,7 +252,9 @@ void vtd_data_sent(struct vtd_conn *c, size_t sent)
 /*
  * A retune: drop the queued TS_DATA of the old tune from the tail of the
  * queue, but never a frame already partly sent nor one queued before a
- * frame that must stay (a KEEPALIVE_REPLY).
+ * frame that must stay (a KEEPALIVE_REPLY).  On a sealed connection the
+ * numbers of the frames dropped, the last ones sealed, none of whose
+ * bytes has left, go to the next frames (vtp_seal_rewind()).
  */
 static size_t vtd_data_discard(struct vtd_conn *c)
 {
@@ -269,6 +274,8 @@ static size_t vtd_data_discard(struct vtd_conn *c)
 	}
 	if (!c->wr.len)
 		c->wr.head = 0;
+	if (c->sealed)
+		vtp_seal_rewind(&c->tx, dropped);
 	return dropped;
 }
 
@@ -298,11 +305,14 @@ static uint8_t *vtd_data_slot(struct vtd_conn *c, uint8_t *bounce, size_t len)
 static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
 			    size_t len, bool in_place)
 {
-	if (in_place)
+	if (in_place) {
 		vtp_writer_commit(&c->wr, len);
-	else if (c->fr_num >= c->fr_cap ||
-		 vtp_writer_put(&c->wr, frame, len) < 0)
+	} else if (c->fr_num >= c->fr_cap ||
+		   vtp_writer_put(&c->wr, frame, len) < 0) {
+		if (c->sealed)	/* never seen: its number goes to the next */
+			vtp_seal_rewind(&c->tx, 1);
 		return false;
+	}
 	vtd_data_frame(c, (uint32_t)len);
 	return true;
 }
@@ -320,13 +330,18 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	if (!t)
 		return;
 	for (i = 0; i < VTD_TS_READS; i++) {
-		size_t pkts, max;
+		/* a sealed frame: its header before, its tag after */
+		size_t pre = d && !d->dead && d->sealed ? VTP_HDR_LEN : 0;
+		size_t post = pre ? VTP_SEAL_TAG_LEN : 0;
+		size_t pkts, max, flen;
+		int sealed;
 
 		if (s->frame_pkts < VTD_TS_FIRST_PKTS)
 			s->frame_pkts = VTD_TS_FIRST_PKTS;
 		max = s->frame_pkts * VTP_TS_PACKET;
-		frame = vtd_data_slot(d, srv->tsbuf, VTP_TS_HDR_LEN + max);
-		n = t->ops->read_ts(t, frame + VTP_TS_HDR_LEN, max);
+		frame = vtd_data_slot(d, srv->tsbuf,
+				      pre + VTP_TS_HDR_LEN + max + post);
+		n = t->ops->read_ts(t, frame + pre + VTP_TS_HDR_LEN, max);
 		if (n == -EAGAIN)
 			break;
 		if (n < 0) {
@@ -345,9 +360,21 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 			s->unattached_packets += pkts;
 			continue;
 		}
-		vtp_encode_ts_hdr(frame, VTP_TS_HDR_LEN, s->seq, (size_t)n);
-		if (vtd_data_put_ts(d, frame, VTP_TS_HDR_LEN + (size_t)n,
-				    frame != srv->tsbuf)) {
+		vtp_encode_ts_hdr(frame + pre, VTP_TS_HDR_LEN, s->seq,
+				  (size_t)n);
+		flen = VTP_TS_HDR_LEN + (size_t)n;
+		if (pre) {
+			/* in place, in the queue or the bounce buffer */
+			sealed = vtp_seal(&d->tx, frame, flen + VTP_SEAL_OVERHEAD,
+					  flen);
+			if (sealed < 0) {
+				vtd_conn_close(d, "2^64 frames sealed: data "
+					       "connection ended");
+				continue;
+			}
+			flen = (size_t)sealed;
+		}
+		if (vtd_data_put_ts(d, frame, flen, frame != srv->tsbuf)) {
 			s->ts_frames++;
 			queued = true;
 		} else {
@@ -565,6 +592,9 @@ static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
 	vt_info("#%u %s: data connection of #%u (tuner %u)", c->id, c->peer,
 		s->ctl->id, s->tuner->info.index);
 	vtd_send_ok(c, m->hdr.reqid);
+	/* the OK is the last clear frame */
+	if (srv->cfg->psk && !c->dead)
+		vtd_conn_seal(c, s, m->u.attach.token);
 }
 
 static void vtd_keepalive(struct vtd_conn *c, struct vtp_msg *m)

@@ -18,8 +18,8 @@ FUZZ_PROTO  := $(B)/fuzz/fuzz_proto
 
 $(FUZZ_PROTO): tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_proto.c \
-		$(VTP_SRCS) -o $@
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(VTP_AUTH_CFLAGS) \
+		tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_AUTH_LIBS) -o $@
 
 FUZZ_SIMCONF := $(B)/fuzz/fuzz_simconf
 FUZZ_CONFIG  := $(B)/fuzz/fuzz_config
@@ -62,7 +62,7 @@ $(B)/fuzz/mkcorpus: tests/fuzz/mkcorpus.c tests/unit/vtp_samples.c \
 		    tests/unit/vtp_samples.h $(VTP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit tests/fuzz/mkcorpus.c \
-		tests/unit/vtp_samples.c $(VTP_LIB) -o $@
+		tests/unit/vtp_samples.c $(VTP_LIB) $(VTP_AUTH_LIBS) -o $@
 
 fuzz-corpus: $(B)/fuzz/mkcorpus
 	@mkdir -p $(FUZZ_SEEDS)

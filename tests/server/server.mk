@@ -14,7 +14,7 @@ vtunerd-probe: $(VTD_PROBE)
 $(VTD_PROBE): tests/server/vtunerd-probe.c $(VTP_LIB) $(VTC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
-		$(VTP_LIB) $(VTC_LIB) -o $@
+		$(VTP_LIB) $(VTC_LIB) $(VTP_AUTH_LIBS) -o $@
 
 # handshake.sh: what a peer that has not completed the handshake can do
 check-server: san vtunerd vtunerd-probe sim tuner-tools
