@@ -1,6 +1,7 @@
 # tests/server: vtunerd on the host, built with ASan + UBSan.
-#   make check-server   tests/server/run.sh and handshake.sh, each ending
-#                       with a line "N passed, N failed"
+#   make check-server   tests/server/run.sh, handshake.sh and seal.sh (beside
+#                       the others: it mostly waits), each ending with a
+#                       line "N passed, N failed"
 # Included from tests/tests.mk; paths are relative to the top directory.
 
 # vtunerd-probe, a small vtp client for these tests, the benchmarks and
@@ -16,7 +17,12 @@ $(VTD_PROBE): tests/server/vtunerd-probe.c $(VTP_LIB) $(VTC_LIB)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
 		$(VTP_LIB) $(VTC_LIB) $(VTP_AUTH_LIBS) -o $@
 
-# handshake.sh: what a peer that has not completed the handshake can do
+# handshake.sh: what a peer that has not completed the handshake can do;
+# seal.sh: what an attacker on the path can do to a session with a key
 check-server: san vtunerd vtunerd-probe sim tuner-tools
-	@r=0; tests/server/run.sh $(B) || r=1; \
-		tests/server/handshake.sh $(B) || r=1; exit $$r
+	@r=0; mkdir -p $(B)/tests/server; \
+		tests/server/seal.sh $(B) >$(B)/tests/server/seal.out 2>&1 & \
+		sp=$$!; \
+		tests/server/run.sh $(B) || r=1; \
+		tests/server/handshake.sh $(B) || r=1; \
+		wait $$sp || r=1; cat $(B)/tests/server/seal.out; exit $$r
