@@ -86,7 +86,7 @@ s = socket.create_connection(("10.99.0.1", 5911), timeout=3)
 def frame(t, reqid, p=b""):
     return struct.pack(">HHHHII", 0x5654, t, 0, 0, len(p), reqid) + p
 name = b"raw"
-hello = struct.pack(">HHI", 1, 1, 1) + bytes([len(name)]) + name + os.urandom(32)
+hello = struct.pack(">HHI", 1, 1, 3) + bytes([len(name)]) + name + os.urandom(32)  # AUTH | SEAL
 s.sendall(frame(1, 1, hello) + frame(0x10, 2) + frame(0x12, 3, b"\0\0\0\0"))
 data = b""
 while True:
@@ -175,7 +175,7 @@ try:
                     buf = buf[16 + ln:]
                     if t == 1:
                         n = b"evil"
-                        c.sendall(frame(2, rid, struct.pack(">HHI", 1, 0, 1) +
+                        c.sendall(frame(2, rid, struct.pack(">HHI", 1, 0, 3) +
                                         bytes([len(n)]) + n + os.urandom(32)))
                     elif t == 7:
                         c.sendall(frame(8, rid, os.urandom(32)))
