@@ -17,6 +17,9 @@ goes through untouched:
     drop=DIR:KIND:N        do not send frame N
     swap=DIR:KIND:N        send frame N+1 before frame N
 
+N may also be +SEC: the first frame SEC seconds or more after the
+connection was accepted (inject: at that time, between two frames).
+
 It prints "listening" once ready, each action as it fires ("flip ctl s2c
 frame 5 (0050, 348 bytes)"), and for every connection that ends a line
 per direction with the frame types it carried: "data s2c types
@@ -26,6 +29,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 
 HDR = 16
 lock = threading.Lock()
@@ -45,16 +49,24 @@ class Action:
                 parts[1] not in ("ctl", "data"):
             sys.exit("vtrelay: bad action '%s'" % spec)
         self.name, self.dir, self.kind = name, parts[0], parts[1]
-        self.n = int(parts[2])
+        self.after = float(parts[2][1:]) if parts[2][:1] == "+" else None
+        self.n = int(parts[2]) if self.after is None else 0
         self.data = bytes.fromhex(parts[3]) if name == "inject" else b""
         self.fired = False
         self.conn = None    # the connection it fires on
 
     def take(self, conn, direction, n):
-        """True if this action fires on frame n of conn's direction."""
+        """True if this action fires on frame n of conn's direction (0:
+        at the time of a timed inject)."""
         with lock:
+            if self.after is not None:
+                due = time.monotonic() - conn.t0 >= self.after
+                # a timed inject fires from its timer, between frames
+                due = due and (n == 0) == (self.name == "inject")
+            else:
+                due = self.n == n
             if self.fired or self.dir != direction or \
-                    self.kind != conn.kind or self.n != n:
+                    self.kind != conn.kind or not due:
                 return False
             if self.conn is None:
                 self.conn = conn
@@ -88,6 +100,25 @@ class Conn:
         self.kind = None
         self.known = threading.Event()
         self.types = {"c2s": {}, "s2c": {}}
+        self.t0 = time.monotonic()
+        # whole frames only: a timed inject waits for the one being sent
+        self.send_lock = {"c2s": threading.Lock(), "s2c": threading.Lock()}
+        self.done = threading.Event()
+
+    def timed(self, a):
+        """A timed inject: at its time, between two frames."""
+        if self.done.wait(max(0.0, self.t0 + a.after - time.monotonic())):
+            return
+        dst = self.s if a.dir == "c2s" else self.c
+        with self.send_lock[a.dir]:
+            if a.take(self, a.dir, 0):
+                say("inject %s %s at %.1f s (%d bytes)" %
+                    (self.kind, a.dir, time.monotonic() - self.t0,
+                     len(a.data)))
+                try:
+                    dst.sendall(a.data)
+                except OSError:
+                    pass
 
     def pump(self, direction):
         src, dst = (self.c, self.s) if direction == "c2s" else \
@@ -104,6 +135,11 @@ class Conn:
             if direction == "c2s" and self.kind is None:
                 self.kind = "ctl" if ftype == 0x0001 else "data"
                 self.known.set()
+                for a in self.actions:
+                    if a.name == "inject" and a.after is not None and \
+                            a.kind == self.kind:
+                        threading.Thread(target=self.timed, args=(a,),
+                                         daemon=True).start()
             elif direction == "s2c":
                 self.known.wait(5)
             t = self.types[direction]
@@ -132,8 +168,9 @@ class Conn:
                 out = out + [held]
                 held = None
             try:
-                for piece in out:
-                    dst.sendall(piece)
+                with self.send_lock[direction]:
+                    for piece in out:
+                        dst.sendall(piece)
             except OSError:
                 break
         for sock in (dst, src):
@@ -166,6 +203,7 @@ def serve(client, upstream, actions):
         t.start()
     for t in threads:
         t.join()
+    conn.done.set()
     client.close()
     server.close()
 
