@@ -3,7 +3,8 @@
 that plays the attacker on the path: it forwards every frame, and changes,
 injects, replays, drops or reorders one of them.
 
-    python3 tests/vtrelay.py LISTEN_HOST:PORT SERVER_HOST:PORT [ACTION...]
+    python3 tests/vtrelay.py LISTEN_HOST:PORT SERVER_HOST:PORT [--on-usr1]
+                             [ACTION...]
 
 A connection is "ctl" if its first frame from the client is HELLO, "data"
 if it is DATA_ATTACH.  Frames are counted per connection and direction
@@ -19,12 +20,15 @@ goes through untouched:
 
 N may also be +SEC: the first frame SEC seconds or more after the
 connection was accepted (inject: at that time, between two frames).
+With --on-usr1 the actions wait: the first SIGUSR1 arms the first
+action, the second the second...; +SEC then counts from that signal.
 
 It prints "listening" once ready, each action as it fires ("flip ctl s2c
 frame 5 (0050, 348 bytes)"), and for every connection that ends a line
 per direction with the frame types it carried: "data s2c types
 0003:1,0050:212".  Runs until killed.
 """
+import signal
 import socket
 import struct
 import sys
@@ -33,6 +37,9 @@ import time
 
 HDR = 16
 lock = threading.Lock()
+# --on-usr1: the times of the signals so far (each arms one more action)
+arms = {"on": False, "times": []}
+armed = threading.Condition(lock)
 
 
 def say(text):
@@ -41,7 +48,8 @@ def say(text):
 
 
 class Action:
-    def __init__(self, spec):
+    def __init__(self, spec, index):
+        self.index = index
         name, _, arg = spec.partition("=")
         parts = arg.split(":")
         if name not in ("flip", "inject", "replay", "drop", "swap") or \
@@ -59,8 +67,10 @@ class Action:
         """True if this action fires on frame n of conn's direction (0:
         at the time of a timed inject)."""
         with lock:
+            if arms["on"] and len(arms["times"]) <= self.index:
+                return False
             if self.after is not None:
-                due = time.monotonic() - conn.t0 >= self.after
+                due = time.monotonic() - self.t0(conn) >= self.after
                 # a timed inject fires from its timer, between frames
                 due = due and (n == 0) == (self.name == "inject")
             else:
@@ -74,6 +84,20 @@ class Action:
                 return False
             self.fired = True
             return True
+
+    def t0(self, conn):
+        """When +SEC counts from (lock held)."""
+        return arms["times"][self.index] if arms["on"] else conn.t0
+
+    def wait_due(self, conn, done):
+        """Wait for a timed action's time; False if conn ended first."""
+        with armed:
+            while arms["on"] and len(arms["times"]) <= self.index:
+                if done.is_set():
+                    return False
+                armed.wait(0.2)
+            due = self.t0(conn) + self.after
+        return not done.wait(max(0.0, due - time.monotonic()))
 
 
 def read_frame(sock, buf):
@@ -107,7 +131,7 @@ class Conn:
 
     def timed(self, a):
         """A timed inject: at its time, between two frames."""
-        if self.done.wait(max(0.0, self.t0 + a.after - time.monotonic())):
+        if not a.wait_due(self, self.done):
             return
         dst = self.s if a.dir == "c2s" else self.c
         with self.send_lock[a.dir]:
@@ -212,7 +236,18 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    actions = [Action(a) for a in argv[3:]]
+    specs = argv[3:]
+    if "--on-usr1" in specs:
+        specs.remove("--on-usr1")
+        arms["on"] = True
+
+        def on_usr1(signum, frame):
+            with armed:
+                arms["times"].append(time.monotonic())
+                armed.notify_all()
+            say("armed %d" % len(arms["times"]))
+        signal.signal(signal.SIGUSR1, on_usr1)
+    actions = [Action(a, i) for i, a in enumerate(specs)]
     ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(addr(argv[1]))

@@ -9,7 +9,9 @@
  *            [--pause AT:SECS] [--retune AT:dvbt|dvbc:FREQ]
  *
  * Log (stdout): "t=REALTIME status=0xSS lock=0|1 bytes=N calls=N
- * max_ms=N overflows=N seg=N" every second; "retuned seq" and "end ..."
+ * max_ms=N overflows=N seg=N" every second, and "t=REALTIME status=0xSS
+ * lock=0|1 bytes=0 change" whenever the lock bit read changes (an outage
+ * shorter than a second shows); "retuned seq" and "end ..."
  * lines.  OUT.0, OUT.1, ...: the TS read, a new segment on SIGUSR1 (whole
  * packets only), and at the retune: the new segment is opened on a fresh
  * dvr0 250 ms after the tune call returned, so it holds only what came
@@ -59,6 +61,8 @@ static void on_signal(int sig)
 
 static void *status_thread(void *arg)
 {
+	int last_lock = -1;
+
 	(void)arg;
 	while (!stop) {
 		enum fe_status st = 0;
@@ -68,6 +72,10 @@ static void *status_thread(void *arg)
 		if (ioctl(fe_fd, FE_READ_STATUS, &st) < 0)
 			st = 0;
 		us = (now_s(CLOCK_MONOTONIC) - t0) * 1e6;
+		if (last_lock >= 0 && last_lock != !!(st & FE_HAS_LOCK))
+			printf("t=%.3f status=0x%02x lock=%d bytes=0 change\n",
+			       now_s(CLOCK_REALTIME), st, !!(st & FE_HAS_LOCK));
+		last_lock = !!(st & FE_HAS_LOCK);
 		atomic_store(&cur_status, st);
 		atomic_fetch_add(&calls, 1);
 		if (us > atomic_load(&max_us))
