@@ -80,8 +80,14 @@ int vtp_seal_open(struct vtp_seal *s, uint8_t *buf, size_t frame_len)
 		return -EKEYREJECTED;
 	len = frame_len - VTP_SEAL_OVERHEAD;
 	seal_nonce(s->next, nonce);
-	/* checks the tag first: buf is unchanged when it does not open */
-	if (crypto_aead_chacha20poly1305_ietf_decrypt_detached(inner, NULL,
+	/*
+	 * The tag alone first (no output: libsodium zeroes the output of a
+	 * frame that does not open, which would be the frame itself here),
+	 * so that buf is unchanged when it does not open; then the
+	 * ciphertext, from block 1 on as RFC 8439 has it (block 0 gave the
+	 * key of the tag).
+	 */
+	if (crypto_aead_chacha20poly1305_ietf_decrypt_detached(NULL, NULL,
 							       inner, len,
 							       inner + len,
 							       buf,
@@ -89,6 +95,8 @@ int vtp_seal_open(struct vtp_seal *s, uint8_t *buf, size_t frame_len)
 							       nonce,
 							       s->key) < 0)
 		return -EKEYREJECTED;
+	crypto_stream_chacha20_ietf_xor_ic(inner, inner, len, nonce, 1,
+					   s->key);
 	s->next++;
 	return (int)len;
 }
