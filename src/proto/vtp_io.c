@@ -13,6 +13,7 @@
 void vtp_reader_init(struct vtp_reader *r)
 {
 	r->open = NULL;
+	r->err = 0;
 	r->start = 0;
 	r->end = 0;
 }
@@ -67,6 +68,8 @@ static int reader_next_sealed(struct vtp_reader *r, struct vtp_msg *m)
 	size_t avail = r->end - r->start, flen;
 	int ret, n;
 
+	if (r->err)
+		return r->err;
 	ret = vtp_decode_hdr(p, avail, &m->hdr);
 	if (ret <= 0)
 		return ret;
@@ -79,13 +82,21 @@ static int reader_next_sealed(struct vtp_reader *r, struct vtp_msg *m)
 		return n;
 	ret = vtp_decode(p + VTP_HDR_LEN, (size_t)n, m);
 	if (ret > 0 || ret == -ENOTSUP || ret == -EPROTO) {
-		if (m->frame_len != (size_t)n)
-			return -EBADMSG;
+		if (m->frame_len != (size_t)n) {
+			r->err = -EBADMSG;
+			return r->err;
+		}
 		r->start += flen;
 		return ret;
 	}
-	/* authentic but not one whole frame: the peer is broken */
-	return ret ? ret : -EBADMSG;
+	/*
+	 * Authentic but not one whole frame (cut short, a byte more, a
+	 * header too long or of bad magic): the peer is broken.  The frame
+	 * is open and its number used: the error is kept to be returned
+	 * again, as a fatal one must be.
+	 */
+	r->err = -EBADMSG;
+	return r->err;
 }
 
 int vtp_reader_next(struct vtp_reader *r, struct vtp_msg *m)

@@ -34,6 +34,8 @@ struct vtp_reader {
 	 * with a key: every later frame must be SEALED and open with it.
 	 */
 	struct vtp_seal *open;
+	int err;		/* -EBADMSG: a SEALED frame opened to what
+				 * is not one whole frame */
 	size_t start;		/* first byte not yet decoded */
 	size_t end;		/* first free byte */
 	bool drained;		/* the last fill read less than it had room
@@ -65,7 +67,7 @@ ssize_t vtp_reader_fill(struct vtp_reader *r, int fd);
  * With r->open, the frame inside the next SEALED one, opened in place;
  * -EKEYREJECTED (fatal) if that frame does not open (vtp_seal_open()),
  * m->hdr then being the received header; -EBADMSG if what opened is not
- * one whole frame.
+ * one whole frame.  Both are returned again on every call.
  */
 int vtp_reader_next(struct vtp_reader *r, struct vtp_msg *m);
 
