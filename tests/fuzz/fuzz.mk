@@ -1,6 +1,7 @@
 # libFuzzer harnesses: the wire protocol decoder and frame reader
-# (fuzz_proto), the simulated tuner's world file and the TS it generates
-# (fuzz_simconf), the daemons' configuration files (fuzz_config).
+# (fuzz_proto: clear and sealed streams, tests/fuzz/fuzz_seal.h), the
+# simulated tuner's world file and the TS it generates (fuzz_simconf), the
+# daemons' configuration files (fuzz_config).
 #   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
 #                                    fuzz-config)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
@@ -16,7 +17,8 @@ FUZZ_PROTO  := $(B)/fuzz/fuzz_proto
 
 .PHONY: fuzz-proto fuzz-corpus
 
-$(FUZZ_PROTO): tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_HDRS)
+$(FUZZ_PROTO): tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_seal.h $(VTP_SRCS) \
+		$(VTP_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(VTP_AUTH_CFLAGS) \
 		tests/fuzz/fuzz_proto.c $(VTP_SRCS) $(VTP_AUTH_LIBS) -o $@
@@ -58,8 +60,8 @@ fuzz-proto: $(FUZZ_PROTO)
 		-artifact_prefix=$(B)/fuzz/artifacts/ \
 		$(B)/fuzz/corpus-proto $(FUZZ_SEEDS)
 
-$(B)/fuzz/mkcorpus: tests/fuzz/mkcorpus.c tests/unit/vtp_samples.c \
-		    tests/unit/vtp_samples.h $(VTP_LIB)
+$(B)/fuzz/mkcorpus: tests/fuzz/mkcorpus.c tests/fuzz/fuzz_seal.h \
+		    tests/unit/vtp_samples.c tests/unit/vtp_samples.h $(VTP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit tests/fuzz/mkcorpus.c \
 		tests/unit/vtp_samples.c $(VTP_LIB) $(VTP_AUTH_LIBS) -o $@
