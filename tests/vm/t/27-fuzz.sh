@@ -5,7 +5,7 @@
 # kernel splat (the harness fails the test on any WARNING, BUG, Oops or
 # KASAN report in dmesg, and the kernel runs with slub_debug), while rmmod
 # is attempted every 50 ms.
-# vm-cost: 85 52%
+# vm-cost: 95 50%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 

@@ -5,7 +5,7 @@
 # over the network that must not lock, then DVB-T2; it finds the sim's
 # DVB-T and DVB-T2 (PLP 0) services.  tzap records one of them from
 # w_scan's own list while femon reads the lock; czap locks on DVB-C.
-# vm-cost: 285 8%
+# vm-cost: 263 4%
 # vm-timeout: 600
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

@@ -6,7 +6,7 @@
 # timeout_ms, status reads no lock during the outage, the TS flows again
 # and the stream after each recovery has no continuity errors.  Recovery
 # times and continuity errors go to recovery.txt.
-# vm-cost: 101 39%
+# vm-cost: 69 30%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 . "$VT_ROOT/tests/vm/faults.sh"

@@ -15,7 +15,7 @@
 #                     filters: with Debian's libucsi only PAT and PMT
 #                     (see 39-gnutv), two PIDs all the same
 #   czap -r -p        DVB-C, dvr0 read beside it
-# vm-cost: 123 23%
+# vm-cost: 96 16%
 # vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

@@ -15,7 +15,7 @@
 # (in place of a null packet, the PCR advanced by the slots in between,
 # so the timing stays exact) and points the PMT's PCR_PID at it; vtunerd
 # --sim plays that file (ts_file).
-# vm-cost: 98 45%
+# vm-cost: 37 39%
 # vm-timeout: 300
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

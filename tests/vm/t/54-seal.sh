@@ -9,7 +9,7 @@
 # TS back without continuity errors.  Without the protection neither
 # attack ended the session: the bit reached the application, and the
 # TUNE retuned the server behind its back.
-# vm-cost: 35 35%
+# vm-cost: 35 47%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 . "$VT_ROOT/tests/vm/faults.sh"
