@@ -43,15 +43,7 @@ trap cleanup EXIT
 
 # shellcheck source=tests/tap.sh
 . "$HERE/tap.sh"
-for f in "$VTD" "$VTC"; do
-	if [ ! -x "$f" ]; then
-		fail "$f missing (make san)"
-		echo "$passed passed, $failed failed"
-		exit 1
-	fi
-done
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$W/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$W/ubsan"
+need_san "$VTD" "$VTC"
 
 head -c 32 /dev/urandom | base64 >"$W/key"
 chmod 600 "$W/key"
