@@ -63,9 +63,9 @@ port_n=0
 nextport() { port_n=$((port_n + 1)); port=$((BASE + port_n * 7)); }
 # wait_for FILE PATTERN SECONDS
 wait_for() {
-	local i
+	local _
 
-	for i in $(seq $(($3 * 10))); do
+	for _ in $(seq $(($3 * 10))); do
 		grep -q -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -75,11 +75,11 @@ wait_for() {
 # attack NAME KEY(yes/no) ACTION...: vtunerd, the relay with ACTION, then
 # vtunerc through it, all in the background; logs $W/NAME.{d,r,c}.log
 attack() {
-	local name=$1 key=$2 k=() try
+	local name=$1 key=$2 k=() _
 
 	shift 2
 	[ "$key" = yes ] && k=(--psk-file "$W/key")
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		nextport
 		"$VTD" -f -v --sim --sim-tuners 1 --no-announce \
 			-l "127.0.0.1:$port" "${k[@]}" >"$W/$name.d.log" 2>&1 &
@@ -109,9 +109,9 @@ stop_vtc() {
 # recovered NAME: vtunerc's next session went through (the attack may
 # have come before the tuner was open: "connected", else "reconnected")
 recovered() {
-	local i
+	local _
 
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ "$(grep -c "server 'vtunerd' authenticated" "$W/$1.c.log")" -ge 2 ] &&
 			grep -q "connected to .*tuner 0 '" "$W/$1.c.log" && return 0
 		sleep 0.1
