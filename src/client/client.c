@@ -833,7 +833,7 @@ static void conn_input(struct vc_conn *c)
 					 c->what, ret == -ENOTSUP ? "unknown" :
 					 "malformed", msg.hdr.type);
 				if ((ret == -ENOTSUP ||
-				     msg.hdr.type == VTP_KEEPALIVE) &&
+				     vtp_is_request(msg.hdr.type)) &&
 				    msg.hdr.reqid &&
 				    net_error(c, msg.hdr.reqid, -ret,
 					      ret == -ENOTSUP ? "unknown type" :

@@ -820,100 +820,255 @@ static bool dec_ts(struct rd *r, struct vtp_ts *t)
 /* ---- dispatch ----------------------------------------------------------- */
 
 /* 0, -EPROTO for a malformed payload or -ENOTSUP for an unknown type. */
-static int dec_payload(struct rd *r, struct vtp_msg *m)
-{
-	bool ok = true;
+/* ---- the message table --------------------------------------------------- */
 
-	switch (m->hdr.type) {
-	case VTP_HELLO:
-		ok = dec_hello(r, &m->u.hello);
-		break;
-	case VTP_HELLO_REPLY:
-		ok = dec_hello_reply(r, &m->u.hello_reply);
-		break;
-	case VTP_OK:
-	case VTP_LIST_TUNERS:
-	case VTP_CLOSE_TUNER:
-		break;
-	case VTP_AUTH:
-	case VTP_AUTH_REPLY:
-		get_bytes(r, m->u.auth.mac, VTP_MAC_LEN);
-		break;
-	case VTP_ERROR:
-		ok = dec_error(r, &m->u.error);
-		break;
-	case VTP_KEEPALIVE:
-	case VTP_KEEPALIVE_REPLY:
-		m->u.stamp = get64(r);
-		break;
-	case VTP_TUNER_LIST:
-		ok = dec_tuner_list(r, &m->u.tuners);
-		break;
-	case VTP_OPEN_TUNER:
-		ok = dec_open_tuner(r, &m->u.index);
-		break;
-	case VTP_OPEN_REPLY:
-		ok = dec_open_reply(r, &m->u.open_reply);
-		break;
-	case VTP_TUNE:
-		ok = dec_tune(r, &m->u.tune);
-		break;
-	case VTP_SET_TONE:
-	case VTP_SET_VOLTAGE:
-	case VTP_ENABLE_HIGH_VOLTAGE:
-	case VTP_DISEQC_BURST:
-		m->u.value = get8(r);
-		break;
-	case VTP_DISEQC_MASTER:
-		ok = dec_diseqc(r, &m->u.diseqc);
-		break;
-	case VTP_SET_PIDS:
-		ok = dec_pids(r, &m->u.pids);
-		break;
-	case VTP_STATUS:
-		ok = dec_status(r, &m->u.status);
-		break;
-	case VTP_DATA_ATTACH:
-		ok = dec_attach(r, &m->u.attach);
-		break;
-	case VTP_TS_DATA:
-		ok = dec_ts(r, &m->u.ts);
-		break;
-	default:
-		return -ENOTSUP;
-	}
-	return ok && !r->err && r->off == r->len ? 0 : -EPROTO;
+/*
+ * Every message type, once: its name, whether it is a request (answered
+ * with its reply, OK or ERROR), and how its payload is encoded from and
+ * decoded into struct vtp_msg.  SEALED has no codec here: vtp_seal.c
+ * seals and opens it, and anywhere else it is an unknown type.
+ */
+struct vtp_msg_codec {
+	struct vtp_msg_info info;
+	int (*encode)(uint8_t *buf, size_t cap, const struct vtp_msg *m);
+	bool (*decode)(struct rd *r, struct vtp_msg *m);
+};
+
+static int me_hello(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_hello(b, cap, m->hdr.reqid, &m->u.hello);
+}
+
+static bool md_hello(struct rd *r, struct vtp_msg *m)
+{
+	return dec_hello(r, &m->u.hello);
+}
+
+static int me_hello_reply(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_hello_reply(b, cap, m->hdr.reqid, &m->u.hello_reply);
+}
+
+static bool md_hello_reply(struct rd *r, struct vtp_msg *m)
+{
+	return dec_hello_reply(r, &m->u.hello_reply);
+}
+
+static int me_empty(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return encode_empty(b, cap, m->hdr.type, m->hdr.reqid);
+}
+
+static bool md_empty(struct rd *r, struct vtp_msg *m)
+{
+	(void)r;
+	(void)m;
+	return true;
+}
+
+static int me_mac(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return encode_mac(b, cap, m->hdr.type, m->hdr.reqid, &m->u.auth);
+}
+
+static bool md_mac(struct rd *r, struct vtp_msg *m)
+{
+	get_bytes(r, m->u.auth.mac, VTP_MAC_LEN);
+	return true;
+}
+
+static int me_error(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_error(b, cap, &m->u.error);
+}
+
+static bool md_error(struct rd *r, struct vtp_msg *m)
+{
+	return dec_error(r, &m->u.error);
+}
+
+static int me_stamp(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return encode_stamp(b, cap, m->hdr.type, m->hdr.reqid, m->u.stamp);
+}
+
+static bool md_stamp(struct rd *r, struct vtp_msg *m)
+{
+	m->u.stamp = get64(r);
+	return true;
+}
+
+static int me_tuner_list(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_tuner_list(b, cap, m->hdr.reqid, &m->u.tuners);
+}
+
+static bool md_tuner_list(struct rd *r, struct vtp_msg *m)
+{
+	return dec_tuner_list(r, &m->u.tuners);
+}
+
+static int me_open_tuner(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_open_tuner(b, cap, m->hdr.reqid, m->u.index);
+}
+
+static bool md_open_tuner(struct rd *r, struct vtp_msg *m)
+{
+	return dec_open_tuner(r, &m->u.index);
+}
+
+static int me_open_reply(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_open_reply(b, cap, m->hdr.reqid, &m->u.open_reply);
+}
+
+static bool md_open_reply(struct rd *r, struct vtp_msg *m)
+{
+	return dec_open_reply(r, &m->u.open_reply);
+}
+
+static int me_tune(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_tune(b, cap, m->hdr.reqid, &m->u.tune);
+}
+
+static bool md_tune(struct rd *r, struct vtp_msg *m)
+{
+	return dec_tune(r, &m->u.tune);
+}
+
+static int me_u8(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return encode_u8(b, cap, m->hdr.type, m->hdr.reqid, m->u.value);
+}
+
+static bool md_u8(struct rd *r, struct vtp_msg *m)
+{
+	m->u.value = get8(r);
+	return true;
+}
+
+static int me_diseqc(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_diseqc_master(b, cap, m->hdr.reqid, &m->u.diseqc);
+}
+
+static bool md_diseqc(struct rd *r, struct vtp_msg *m)
+{
+	return dec_diseqc(r, &m->u.diseqc);
+}
+
+static int me_pids(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_set_pids(b, cap, m->hdr.reqid, &m->u.pids);
+}
+
+static bool md_pids(struct rd *r, struct vtp_msg *m)
+{
+	return dec_pids(r, &m->u.pids);
+}
+
+static int me_status(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_status(b, cap, &m->u.status);
+}
+
+static bool md_status(struct rd *r, struct vtp_msg *m)
+{
+	return dec_status(r, &m->u.status);
+}
+
+static int me_attach(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_data_attach(b, cap, m->hdr.reqid, &m->u.attach);
+}
+
+static bool md_attach(struct rd *r, struct vtp_msg *m)
+{
+	return dec_attach(r, &m->u.attach);
+}
+
+static int me_ts(uint8_t *b, size_t cap, const struct vtp_msg *m)
+{
+	return vtp_encode_ts(b, cap, m->u.ts.seq, m->u.ts.data, m->u.ts.len);
+}
+
+static bool md_ts(struct rd *r, struct vtp_msg *m)
+{
+	return dec_ts(r, &m->u.ts);
+}
+
+#define MSG(t, req, enc, dec) { { VTP_##t, #t, req }, enc, dec }
+/* the most frequent first: they are looked up by a linear search */
+static const struct vtp_msg_codec msg_table[] = {
+	MSG(TS_DATA,		false,	me_ts,		md_ts),
+	MSG(SEALED,		false,	NULL,		NULL),
+	MSG(STATUS,		false,	me_status,	md_status),
+	MSG(KEEPALIVE,		true,	me_stamp,	md_stamp),
+	MSG(KEEPALIVE_REPLY,	false,	me_stamp,	md_stamp),
+	MSG(OK,			false,	me_empty,	md_empty),
+	MSG(ERROR,		false,	me_error,	md_error),
+	MSG(HELLO,		true,	me_hello,	md_hello),
+	MSG(HELLO_REPLY,	false,	me_hello_reply,	md_hello_reply),
+	MSG(AUTH,		true,	me_mac,		md_mac),
+	MSG(AUTH_REPLY,		false,	me_mac,		md_mac),
+	MSG(LIST_TUNERS,	true,	me_empty,	md_empty),
+	MSG(TUNER_LIST,		false,	me_tuner_list,	md_tuner_list),
+	MSG(OPEN_TUNER,		true,	me_open_tuner,	md_open_tuner),
+	MSG(OPEN_REPLY,		false,	me_open_reply,	md_open_reply),
+	MSG(CLOSE_TUNER,	true,	me_empty,	md_empty),
+	MSG(TUNE,		true,	me_tune,	md_tune),
+	MSG(SET_TONE,		true,	me_u8,		md_u8),
+	MSG(SET_VOLTAGE,	true,	me_u8,		md_u8),
+	MSG(ENABLE_HIGH_VOLTAGE, true,	me_u8,		md_u8),
+	MSG(DISEQC_MASTER,	true,	me_diseqc,	md_diseqc),
+	MSG(DISEQC_BURST,	true,	me_u8,		md_u8),
+	MSG(SET_PIDS,		true,	me_pids,	md_pids),
+	MSG(DATA_ATTACH,	true,	me_attach,	md_attach),
+};
+#undef MSG
+
+static const struct vtp_msg_codec *msg_codec(uint16_t type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(msg_table) / sizeof(msg_table[0]); i++)
+		if (msg_table[i].info.type == type)
+			return &msg_table[i];
+	return NULL;
+}
+
+const struct vtp_msg_info *vtp_msg_info(uint16_t type)
+{
+	const struct vtp_msg_codec *c = msg_codec(type);
+
+	return c ? &c->info : NULL;
+}
+
+bool vtp_is_request(uint16_t type)
+{
+	const struct vtp_msg_codec *c = msg_codec(type);
+
+	return c && c->info.request;
 }
 
 const char *vtp_type_name(uint16_t type)
 {
-	switch (type) {
-	case VTP_HELLO:			return "HELLO";
-	case VTP_HELLO_REPLY:		return "HELLO_REPLY";
-	case VTP_OK:			return "OK";
-	case VTP_ERROR:			return "ERROR";
-	case VTP_KEEPALIVE:		return "KEEPALIVE";
-	case VTP_KEEPALIVE_REPLY:	return "KEEPALIVE_REPLY";
-	case VTP_AUTH:			return "AUTH";
-	case VTP_AUTH_REPLY:		return "AUTH_REPLY";
-	case VTP_LIST_TUNERS:		return "LIST_TUNERS";
-	case VTP_TUNER_LIST:		return "TUNER_LIST";
-	case VTP_OPEN_TUNER:		return "OPEN_TUNER";
-	case VTP_OPEN_REPLY:		return "OPEN_REPLY";
-	case VTP_CLOSE_TUNER:		return "CLOSE_TUNER";
-	case VTP_TUNE:			return "TUNE";
-	case VTP_SET_TONE:		return "SET_TONE";
-	case VTP_SET_VOLTAGE:		return "SET_VOLTAGE";
-	case VTP_ENABLE_HIGH_VOLTAGE:	return "ENABLE_HIGH_VOLTAGE";
-	case VTP_DISEQC_MASTER:		return "DISEQC_MASTER";
-	case VTP_DISEQC_BURST:		return "DISEQC_BURST";
-	case VTP_SET_PIDS:		return "SET_PIDS";
-	case VTP_STATUS:		return "STATUS";
-	case VTP_DATA_ATTACH:		return "DATA_ATTACH";
-	case VTP_TS_DATA:		return "TS_DATA";
-	case VTP_SEALED:		return "SEALED";
-	}
-	return "?";
+	const struct vtp_msg_codec *c = msg_codec(type);
+
+	return c ? c->info.name : "?";
+}
+
+static int dec_payload(struct rd *r, struct vtp_msg *m)
+{
+	const struct vtp_msg_codec *c = msg_codec(m->hdr.type);
+	bool ok;
+
+	if (!c || !c->decode)
+		return -ENOTSUP;
+	ok = c->decode(r, m);
+	return ok && !r->err && r->off == r->len ? 0 : -EPROTO;
 }
 
 int vtp_decode(const uint8_t *buf, size_t len, struct vtp_msg *out)
@@ -934,49 +1089,7 @@ int vtp_decode(const uint8_t *buf, size_t len, struct vtp_msg *out)
 
 int vtp_encode(uint8_t *buf, size_t cap, const struct vtp_msg *m)
 {
-	uint32_t id = m->hdr.reqid;
+	const struct vtp_msg_codec *c = msg_codec(m->hdr.type);
 
-	switch (m->hdr.type) {
-	case VTP_HELLO:
-		return vtp_encode_hello(buf, cap, id, &m->u.hello);
-	case VTP_HELLO_REPLY:
-		return vtp_encode_hello_reply(buf, cap, id, &m->u.hello_reply);
-	case VTP_OK:
-	case VTP_LIST_TUNERS:
-	case VTP_CLOSE_TUNER:
-		return encode_empty(buf, cap, m->hdr.type, id);
-	case VTP_AUTH:
-	case VTP_AUTH_REPLY:
-		return encode_mac(buf, cap, m->hdr.type, id, &m->u.auth);
-	case VTP_ERROR:
-		return vtp_encode_error(buf, cap, &m->u.error);
-	case VTP_KEEPALIVE:
-	case VTP_KEEPALIVE_REPLY:
-		return encode_stamp(buf, cap, m->hdr.type, id, m->u.stamp);
-	case VTP_TUNER_LIST:
-		return vtp_encode_tuner_list(buf, cap, id, &m->u.tuners);
-	case VTP_OPEN_TUNER:
-		return vtp_encode_open_tuner(buf, cap, id, m->u.index);
-	case VTP_OPEN_REPLY:
-		return vtp_encode_open_reply(buf, cap, id, &m->u.open_reply);
-	case VTP_TUNE:
-		return vtp_encode_tune(buf, cap, id, &m->u.tune);
-	case VTP_SET_TONE:
-	case VTP_SET_VOLTAGE:
-	case VTP_ENABLE_HIGH_VOLTAGE:
-	case VTP_DISEQC_BURST:
-		return encode_u8(buf, cap, m->hdr.type, id, m->u.value);
-	case VTP_DISEQC_MASTER:
-		return vtp_encode_diseqc_master(buf, cap, id, &m->u.diseqc);
-	case VTP_SET_PIDS:
-		return vtp_encode_set_pids(buf, cap, id, &m->u.pids);
-	case VTP_STATUS:
-		return vtp_encode_status(buf, cap, &m->u.status);
-	case VTP_DATA_ATTACH:
-		return vtp_encode_data_attach(buf, cap, id, &m->u.attach);
-	case VTP_TS_DATA:
-		return vtp_encode_ts(buf, cap, m->u.ts.seq, m->u.ts.data,
-				     m->u.ts.len);
-	}
-	return -EINVAL;
+	return c && c->encode ? c->encode(buf, cap, m) : -EINVAL;
 }

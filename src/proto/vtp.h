@@ -326,6 +326,18 @@ int vtp_encode_ts_hdr(uint8_t *buf, size_t cap, uint32_t seq, size_t ts_len);
 int vtp_encode_ts(uint8_t *buf, size_t cap, uint32_t seq,
 		  const uint8_t *data, size_t len);
 
+/* ---- the message table (vtp.c), one entry per type ---------------------- */
+
+struct vtp_msg_info {
+	uint16_t type;		/* enum vtp_type */
+	const char *name;	/* "SET_PIDS" */
+	bool request;		/* answered with its reply, OK or ERROR */
+};
+
+/* The entry of type, NULL if this implementation does not know it. */
+const struct vtp_msg_info *vtp_msg_info(uint16_t type);
+/* A request: the receiver answers it (false for an unknown type). */
+bool vtp_is_request(uint16_t type);
 /* Name of a message type for logs ("?" if unknown). */
 const char *vtp_type_name(uint16_t type);
 

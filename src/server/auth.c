@@ -71,7 +71,7 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 	struct vtp_auth a;
 
 	if (m->hdr.type != VTP_AUTH && m->hdr.reqid &&
-	    vtd_is_request(m->hdr.type)) {
+	    vtp_is_request(m->hdr.type)) {
 		char why[64];
 
 		snprintf(why, sizeof(why), "%s before AUTH",

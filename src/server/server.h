@@ -215,8 +215,6 @@ bool vtd_auth_attach(struct vtd_conn *c, const struct vtd_session *s,
 bool vtd_token_equal(const uint8_t *a, const uint8_t *b);
 
 /* session.c */
-/* A request type (answered with a reply, OK or ERROR). */
-bool vtd_is_request(uint16_t type);
 void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m);
 void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m);
 /*

@@ -31,29 +31,6 @@
 #define VTD_TS_FIRST_PKTS	64
 #define VTD_DROP_LOG_NS		10000000000ull
 
-bool vtd_is_request(uint16_t type)
-{
-	switch (type) {
-	case VTP_HELLO:
-	case VTP_AUTH:
-	case VTP_KEEPALIVE:
-	case VTP_LIST_TUNERS:
-	case VTP_OPEN_TUNER:
-	case VTP_CLOSE_TUNER:
-	case VTP_TUNE:
-	case VTP_SET_TONE:
-	case VTP_SET_VOLTAGE:
-	case VTP_ENABLE_HIGH_VOLTAGE:
-	case VTP_DISEQC_MASTER:
-	case VTP_DISEQC_BURST:
-	case VTP_SET_PIDS:
-	case VTP_DATA_ATTACH:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Queue a frame; a control peer that lets its queue fill is closed. */
 static bool vtd_send(struct vtd_conn *c, const uint8_t *buf, int n)
 {
@@ -121,7 +98,7 @@ static void vtd_handshake_bad_frame(struct vtd_conn *c, int err,
 				"type 0x%04x before the handshake", type);
 		break;
 	case -EPROTO:
-		vtd_conn_refuse(c, vtd_is_request(type) ? m->hdr.reqid : 0,
+		vtd_conn_refuse(c, vtp_is_request(type) ? m->hdr.reqid : 0,
 				EPROTO, "malformed %s (%u payload bytes) before "
 				"the handshake", vtp_type_name(type), m->hdr.len);
 		break;
@@ -160,7 +137,7 @@ void vtd_handle_bad_frame(struct vtd_conn *c, int err, struct vtp_msg *m)
 			       "unknown message type 0x%04x", m->hdr.type);
 		break;
 	case -EPROTO:
-		if (vtd_is_request(m->hdr.type))
+		if (vtp_is_request(m->hdr.type))
 			vtd_send_error(c, m->hdr.reqid, EPROTO,
 				       "malformed %s (%u payload bytes)",
 				       vtp_type_name(m->hdr.type), m->hdr.len);
@@ -864,7 +841,7 @@ static void vtd_handshake_frame(struct vtd_conn *c, struct vtp_msg *m)
 	else if (c->kind == CONN_CONTROL)
 		vtd_auth_control(c, m);
 	else
-		vtd_conn_refuse(c, vtd_is_request(type) ? m->hdr.reqid : 0,
+		vtd_conn_refuse(c, vtp_is_request(type) ? m->hdr.reqid : 0,
 				EPROTO, "%s before the handshake",
 				vtp_type_name(type));
 }
@@ -881,7 +858,7 @@ void vtd_handle_frame(struct vtd_conn *c, struct vtp_msg *m)
 		vtd_handshake_frame(c, m);
 		return;
 	}
-	if (!vtd_is_request(type)) {
+	if (!vtp_is_request(type)) {
 		if (type == VTP_ERROR)
 			vt_info("#%u %s: peer error %u for reqid %u: %s", c->id,
 				c->peer, m->u.error.err, m->u.error.reqid,

@@ -300,6 +300,65 @@ static void test_unknown_type(void **state)
 	assert_string_equal(vtp_type_name(VTP_TUNE), "TUNE");
 }
 
+/*
+ * The message table: every type of the protocol once, with its name and
+ * whether the receiver answers it (docs/protocol.md, section 5); an
+ * unknown type has no entry and is no request.
+ */
+static void test_msg_table(void **state)
+{
+	static const struct {
+		uint16_t type;
+		const char *name;
+		bool request;
+	} want[] = {
+		{ VTP_HELLO, "HELLO", true },
+		{ VTP_HELLO_REPLY, "HELLO_REPLY", false },
+		{ VTP_OK, "OK", false },
+		{ VTP_ERROR, "ERROR", false },
+		{ VTP_KEEPALIVE, "KEEPALIVE", true },
+		{ VTP_KEEPALIVE_REPLY, "KEEPALIVE_REPLY", false },
+		{ VTP_AUTH, "AUTH", true },
+		{ VTP_AUTH_REPLY, "AUTH_REPLY", false },
+		{ VTP_LIST_TUNERS, "LIST_TUNERS", true },
+		{ VTP_TUNER_LIST, "TUNER_LIST", false },
+		{ VTP_OPEN_TUNER, "OPEN_TUNER", true },
+		{ VTP_OPEN_REPLY, "OPEN_REPLY", false },
+		{ VTP_CLOSE_TUNER, "CLOSE_TUNER", true },
+		{ VTP_TUNE, "TUNE", true },
+		{ VTP_SET_TONE, "SET_TONE", true },
+		{ VTP_SET_VOLTAGE, "SET_VOLTAGE", true },
+		{ VTP_ENABLE_HIGH_VOLTAGE, "ENABLE_HIGH_VOLTAGE", true },
+		{ VTP_DISEQC_MASTER, "DISEQC_MASTER", true },
+		{ VTP_DISEQC_BURST, "DISEQC_BURST", true },
+		{ VTP_SET_PIDS, "SET_PIDS", true },
+		{ VTP_STATUS, "STATUS", false },
+		{ VTP_DATA_ATTACH, "DATA_ATTACH", true },
+		{ VTP_TS_DATA, "TS_DATA", false },
+		{ VTP_SEALED, "SEALED", false },
+	};
+	const struct vtp_msg_info *mi;
+	unsigned int t, known = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		mi = vtp_msg_info(want[i].type);
+		assert_non_null(mi);
+		assert_int_equal(mi->type, want[i].type);
+		assert_string_equal(mi->name, want[i].name);
+		assert_string_equal(vtp_type_name(want[i].type), want[i].name);
+		assert_int_equal(mi->request, want[i].request);
+		assert_int_equal(vtp_is_request(want[i].type), want[i].request);
+	}
+	/* and nothing else */
+	for (t = 0; t <= 0xffff; t++)
+		known += vtp_msg_info((uint16_t)t) != NULL;
+	assert_int_equal(known, sizeof(want) / sizeof(want[0]));
+	assert_null(vtp_msg_info(0x0099));
+	assert_false(vtp_is_request(0x0099));
+}
+
 /* Header flags and the reserved half-word are ignored by receivers. */
 static void test_flags_ignored(void **state)
 {
@@ -947,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(test_decode_fixed_sizes),
 		cmocka_unit_test(test_hello_minimal),
 		cmocka_unit_test(test_choose_version),
+		cmocka_unit_test(test_msg_table),
 	};
 
 	return cmocka_run_group_tests_name("vtp codec", tests, NULL, NULL);
