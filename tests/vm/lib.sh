@@ -35,6 +35,10 @@ wait_for() {
 
 _vt_loaded() { grep -q "^$1 " /proc/modules; }
 
+# vt_kasan: whether the running kernel has KASAN (tests/vm/kasan.sh's):
+# several times slower, and freed objects wait in its quarantine.
+vt_kasan() { grep -qsx 'CONFIG_KASAN=y' "/boot/config-$VT_KVER"; }
+
 # vt_load [PARAM=VALUE...]: load vtunerc.ko with the given module parameters.
 vt_load() {
 	[ -f "$VT_KO" ] || fail "$VT_KO not built (make module)"

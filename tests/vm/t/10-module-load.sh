@@ -28,7 +28,11 @@ out=$(timeout 20 dvb-fe-tool -a 0 -m 2>&1 | head -3) || true
 echo "$out"
 ms=$((($(date +%s%N) - start) / 1000000))
 log "dvb-fe-tool with no client took $ms ms"
-[ $ms -lt 10000 ] || fail "frontend calls without a client took $ms ms"
+# (4-8 s under TCG: the program's own start and its monitor's period; a
+# KASAN kernel takes about 13 s)
+limit=10000
+! vt_kasan || limit=30000
+[ $ms -lt $limit ] || fail "frontend calls without a client took $ms ms"
 
 # Out-of-range parameters are refused with a message.
 vt_unload

@@ -16,4 +16,10 @@ before=$(objs)
 after=$(objs)
 grow=$((after - before))
 log "kmalloc-32 objects: $before before, $after after ($grow more)"
+# KASAN keeps freed objects in its quarantine, where slabinfo counts them:
+# there the count proves nothing (tests/vm/kasan/99-kmemleak looks for the
+# leaked feeds with kmemleak instead).
+if vt_kasan; then
+	skip "KASAN kernel: freed objects stay in its quarantine"
+fi
 [ $grow -lt 20000 ] || fail "kmalloc-32 grew by $grow objects: dmxdev feeds leak"

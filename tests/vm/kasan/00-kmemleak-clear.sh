@@ -1,0 +1,1 @@
+99-kmemleak.sh

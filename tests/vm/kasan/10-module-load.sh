@@ -1,0 +1,1 @@
+../t/10-module-load.sh

@@ -1,0 +1,1 @@
+../t/21-zap-tune.sh

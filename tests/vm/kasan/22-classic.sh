@@ -1,0 +1,1 @@
+../t/22-classic.sh

@@ -1,0 +1,1 @@
+../t/28-dmx-feeds.sh

@@ -1,0 +1,1 @@
+../t/50-dmx-guard.sh

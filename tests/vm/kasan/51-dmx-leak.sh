@@ -1,0 +1,1 @@
+../t/51-dmx-leak.sh

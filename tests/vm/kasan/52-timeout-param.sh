@@ -1,0 +1,1 @@
+../t/52-timeout-param.sh

@@ -1,0 +1,1 @@
+../t/53-proc-nowait.sh
