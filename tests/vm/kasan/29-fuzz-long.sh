@@ -1,11 +1,9 @@
 #!/bin/bash
-# More of vt-fuzz for the KASAN kernel of tests/vm/kasan.sh: the seeds of
-# 27-fuzz do not reach its 100 000 operations there (KASAN under TCG is
-# slow), so this runs other seeds, one adapter each, each for
-# 150 s with rmmod attempted every 50 ms, and asks
-# only that vt-fuzz finish without anomaly or hang: what the kernel thinks
-# of it is in dmesg (the harness fails the test on a KASAN, UBSAN,
-# lockdep or other report).
+# More of vt-fuzz for the KASAN kernel of tests/vm/kasan.sh, after
+# 27-fuzz: four more seeds, one adapter each, each for 150 s with rmmod
+# attempted every 50 ms; vt-fuzz must finish without anomaly or hang, and
+# what the kernel thinks of it is in dmesg (the harness fails the test on
+# a KASAN, UBSAN, lockdep or other report).
 # vm-timeout: 1800
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

@@ -6,7 +6,7 @@
 # (every test before it may have leaked it; 99-kmemleak runs last) other
 # than the known leak of dvb-core (6.1 and 6.12): dvb_device_open() takes a
 # reference to the demux and dvr devices that their release() never drops,
-# so once opened they outlive the adapter (struct dvb_device, 256 bytes,
+# so once opened they are never freed (struct dvb_device, 256 bytes,
 # allocated by dvb_register_device() from dvb_dmxdev_init(); those are
 # kept in kmemleak-dvbcore.txt; docs/testing-kasan.md).
 # vm-timeout: 900
