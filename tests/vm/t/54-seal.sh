@@ -42,35 +42,32 @@ flowing 0 30 >/dev/null || { cat watch.log cli.log; fail "no TS at the start"; }
 log "TS flowing through the relay"
 clean start
 
-# attack NAME WHAT: arm the relay's next action and wait until it acted
+# attack NAME WHAT: in a new segment, arm the relay's next action, wait
+# until it acted, then for the recovery (faults.sh's result)
 attack() {
-	local n
+	local n t0 t1
 
+	newseg
+	t0=$(now)
 	n=$(grep -c "^$2 " relay.log || true)
 	kill -USR1 "$relay"
 	for _ in $(seq 100); do
-		[ "$(grep -c "^$2 " relay.log || true)" -gt "$n" ] && return 0
+		[ "$(grep -c "^$2 " relay.log || true)" -gt "$n" ] && break
 		sleep 0.1
 	done
-	cat relay.log
-	fail "$1: the relay did not act"
+	[ "$(grep -c "^$2 " relay.log || true)" -gt "$n" ] ||
+		{ cat relay.log; fail "$1: the relay did not act"; }
+	t1=$(now)
+	result "$1" yes "$t0" "$t1"
 }
 
 log "a bit flipped in a TS frame"
-newseg
-t0=$(now)
 attack flip-ts flip
-t1=$(now)
-result flip-ts yes "$t0" "$t1"
 grep -q "lost: data connection: a frame did not open" cli.log ||
 	{ cat cli.log; fail "vtunerc did not end the session on the changed frame"; }
 
 log "a clear TUNE injected"
-newseg
-t0=$(now)
 attack inject-tune inject
-t1=$(now)
-result inject-tune yes "$t0" "$t1"
 grep -Eq "warning: #[0-9]+ 10\.99\.0\.1:[0-9]+: unprotected TUNE frame in a protected session" srv.log ||
 	{ cat srv.log; fail "vtunerd did not close on the injected TUNE, naming the address"; }
 if grep -q "330000000" srv.log; then
