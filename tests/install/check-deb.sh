@@ -234,7 +234,7 @@ fi
 # debian/rules clean leaves the copy as it was
 if (cd "$S" && debian/rules clean) > "$D/clean.log" 2>&1; then
 	check "debian/rules clean restores the copied tree" \
-		diff <(tr '\0' '\n' < "$D/files.list") <(cd "$S" && find . -type f | sed 's|^\./||' | sort)
+		diff <(tr '\0' '\n' < "$D/files.list") <(cd "$S" && find . -xtype f | sed 's|^\./||' | sort)
 else
 	fail "debian/rules clean (see $D/clean.log)"
 	tail_log "$D/clean.log"
