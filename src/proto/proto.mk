@@ -3,8 +3,10 @@
 # vtp_auth.c (pre-shared key authentication, session keys) and
 # vtp_seal.c (sealed frames, which the frame reader opens) need libsodium:
 # every program that links the library links $(VTP_AUTH_LIBS) as well.
-VTP_SRCS := src/proto/vtp.c src/proto/vtp_io.c src/proto/vtp_seal.c
-VTP_HDRS := src/proto/vtp.h src/proto/vtp_io.h src/proto/vtp_auth.h \
+VTP_SRCS := src/proto/vtp.c src/proto/vtp_io.c src/proto/vtp_queue.c \
+	    src/proto/vtp_seal.c
+VTP_HDRS := src/proto/vtp.h src/proto/vtp_io.h src/proto/vtp_queue.h \
+	    src/proto/vtp_auth.h \
 	    src/proto/vtp_seal.h
 VTP_OBJS := $(patsubst src/proto/%.c,$(B)/proto/%.o,$(VTP_SRCS)) \
 	    $(B)/proto/vtp_auth.o

@@ -252,14 +252,13 @@ static void vtd_conn_free(struct vtd_conn *c)
 	vtp_seal_wipe(&c->tx);
 	vtp_seal_wipe(&c->rx);
 	free(c->rd);
-	free(c->wbuf);
-	free(c->frames);
+	vtp_queue_free(&c->q);
 	free(c);
 }
 
 static int vtd_conn_update_events(struct vtd_conn *c, bool force)
 {
-	bool want = vtp_writer_pending(&c->wr) > 0;
+	bool want = vtp_queue_bytes(&c->q) > 0;
 	struct epoll_event e = { .data.ptr = &c->ev };
 
 	if ((!force && want == c->want_out) || c->dead)
@@ -278,23 +277,20 @@ int vtd_conn_watch_out(struct vtd_conn *c)
 
 bool vtd_conn_flush(struct vtd_conn *c)
 {
-	size_t before = vtp_writer_pending(&c->wr);
 	ssize_t left;
 
 	if (c->dead)
 		return false;
-	if (!before)
+	if (!vtp_queue_bytes(&c->q))
 		goto done;
-	left = vtp_writer_flush(&c->wr, c->ev.fd);
+	left = vtp_queue_flush(&c->q, c->ev.fd, NULL);
 	if (left < 0) {
 		vt_info("#%u %s: write: %s", c->id, c->peer, strerror((int)-left));
 		vtd_conn_close(c, NULL);
 		return false;
 	}
-	if (c->kind == CONN_DATA)
-		vtd_data_sent(c, before - (size_t)left);
 done:
-	if (c->closing && !vtp_writer_pending(&c->wr)) {
+	if (c->closing && !vtp_queue_bytes(&c->q)) {
 		vtd_conn_close(c, NULL);
 		return false;
 	}
@@ -307,7 +303,7 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 	const void *out = frame;
 	int n;
 
-	if (c->dead || (c->kind == CONN_DATA && c->fr_num >= c->fr_cap))
+	if (c->dead)
 		return false;
 	if (c->sealed) {
 		uint8_t *buf = c->srv->sealbuf;
@@ -323,14 +319,12 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 		out = buf;
 		len = (size_t)n;
 	}
-	if (vtp_writer_put(&c->wr, out, len) < 0) {
+	/* a control frame on the data connection: kept on a retune */
+	if (vtp_queue_put(&c->q, out, len, VTP_QUEUE_KEEP) < 0) {
 		if (c->sealed)	/* never seen: its number goes to the next */
 			vtp_seal_rewind(&c->tx, 1);
 		return false;
 	}
-	/* a control frame on the data connection: keep on retune */
-	if (c->kind == CONN_DATA)
-		vtd_data_frame(c, (uint32_t)len | VTD_FRAME_KEEP);
 	vtd_conn_flush(c);
 	return true;
 }
@@ -488,11 +482,8 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	c = calloc(1, sizeof(*c));
 	if (c)
 		c->rd = malloc(sizeof(*c->rd));
-	if (c && c->rd) {
-		c->wcap = VTD_SMALL_QUEUE;
-		c->wbuf = malloc(c->wcap);
-	}
-	if (!c || !c->rd || !c->wbuf) {
+	if (!c || !c->rd ||
+	    vtp_queue_init(&c->q, VTD_SMALL_QUEUE, VTD_SMALL_FRAMES) < 0) {
 		vt_warn("%s: refused: out of memory", peer);
 		if (c)
 			vtd_conn_free(c);
@@ -506,7 +497,6 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	vtp_reader_init(c->rd);
-	vtp_writer_init(&c->wr, c->wbuf, c->wcap);
 	c->accept_ns = c->last_rx_ns = vt_now_ns();
 	if (vtd_server_watch(srv, &c->ev, fd, true) < 0) {
 		vt_warn("%s: epoll_ctl: %s", peer, strerror(errno));

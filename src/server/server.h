@@ -16,6 +16,7 @@
 #include "proto/vtp.h"
 #include "proto/vtp_auth.h"
 #include "proto/vtp_io.h"
+#include "proto/vtp_queue.h"
 #include "proto/vtp_seal.h"
 #include "server/backend.h"
 
@@ -24,6 +25,9 @@
 #define VTD_MAX_LISTEN		8
 #define VTD_CTRL_QUEUE		(1024 * 1024)	/* control output queue */
 #define VTD_SMALL_QUEUE		(64 * 1024)	/* until the handshake ends */
+/* frames they hold at most (the smallest frame is VTP_HDR_LEN bytes) */
+#define VTD_CTRL_FRAMES		(VTD_CTRL_QUEUE / 64)
+#define VTD_SMALL_FRAMES	(VTD_SMALL_QUEUE / VTP_HDR_LEN)
 /*
  * A connection must complete its handshake (HELLO without a key, AUTH
  * with one, DATA_ATTACH for a data connection) within VTD_HANDSHAKE_S of
@@ -112,9 +116,8 @@ struct vtd_conn {
 	char peer[64];			/* "ADDR:PORT" */
 	char addr[48];			/* "ADDR", for --max-per-addr */
 	struct vtp_reader *rd;
-	struct vtp_writer wr;
-	void *wbuf;
-	size_t wcap;
+	struct vtp_queue q;		/* output; a data connection's TS frames
+				 * are withdrawn on a retune */
 	bool want_out;			/* EPOLLOUT registered */
 	bool closing;			/* close once the queue is sent */
 	bool dead;			/* closed, freed after this round */
@@ -130,15 +133,7 @@ struct vtd_conn {
 	struct vtp_seal tx, rx;
 	struct vtd_session *sess;	/* control: &session; data: bound to */
 	struct vtd_session session;	/* of a control connection */
-
-	/* data connection: lengths of the queued frames, oldest first */
-	uint32_t *frames;		/* bit 31: not TS (keep on retune) */
-	size_t fr_cap, fr_head, fr_num;
-	size_t fr_sent;			/* bytes of the oldest already sent */
 };
-
-#define VTD_FRAME_KEEP	0x80000000u
-
 
 struct vtd_server {
 	const struct vtd_config *cfg;
@@ -238,13 +233,6 @@ void vtd_server_status_fast(struct vtd_server *srv);
 /* Periodic: status poll and push (every VTD_STATUS_POLL_MS). */
 void vtd_session_poll(struct vtd_server *srv, struct vtd_session *s,
 		      uint64_t now);
-/* The data queue sent some bytes: account the frames. */
-void vtd_data_sent(struct vtd_conn *c, size_t sent);
-/*
- * Record a frame just queued in c->wr (the frame ring has room): its
- * length, | VTD_FRAME_KEEP for one a retune must not drop.
- */
-void vtd_data_frame(struct vtd_conn *c, uint32_t rec);
 void vtd_data_detach(struct vtd_conn *c);
 
 #endif /* VTD_SERVER_H */

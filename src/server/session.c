@@ -209,57 +209,19 @@ void vtd_data_detach(struct vtd_conn *c)
 
 /* ---- data connection queue ---------------------------------------------- */
 
-void vtd_data_sent(struct vtd_conn *c, size_t sent)
-{
-	while (sent && c->fr_num) {
-		size_t flen = c->frames[c->fr_head] & ~VTD_FRAME_KEEP;
-		size_t rem = flen - c->fr_sent;
-
-		if (sent < rem) {
-			c->fr_sent += sent;
-			return;
-		}
-		sent -= rem;
-		c->fr_sent = 0;
-		c->fr_head = (c->fr_head + 1) % c->fr_cap;
-		c->fr_num--;
-	}
-}
-
 /*
- * A retune: drop the queued TS_DATA of the old tune from the tail of the
- * queue, but never a frame already partly sent nor one queued before a
- * frame that must stay (a KEEPALIVE_REPLY).  On a sealed connection the
- * numbers of the frames dropped, the last ones sealed, none of whose
- * bytes has left, go to the next frames (vtp_seal_rewind()).
+ * A retune: withdraw the queued TS_DATA of the old tune (vtp_queue.h);
+ * on a sealed connection the numbers of the frames withdrawn, the last
+ * ones sealed, none of whose bytes has left, go to the next frames
+ * (vtp_seal_rewind()).
  */
 static size_t vtd_data_discard(struct vtd_conn *c)
 {
-	size_t dropped = 0;
+	size_t dropped = vtp_queue_withdraw(&c->q);
 
-	while (c->fr_num) {
-		size_t idx = (c->fr_head + c->fr_num - 1) % c->fr_cap;
-		uint32_t f = c->frames[idx];
-
-		if (f & VTD_FRAME_KEEP)
-			break;
-		if (c->fr_num == 1 && c->fr_sent)
-			break;
-		c->wr.len -= f;
-		c->fr_num--;
-		dropped++;
-	}
-	if (!c->wr.len)
-		c->wr.head = 0;
 	if (c->sealed)
 		vtp_seal_rewind(&c->tx, dropped);
 	return dropped;
-}
-
-void vtd_data_frame(struct vtd_conn *c, uint32_t rec)
-{
-	c->frames[(c->fr_head + c->fr_num) % c->fr_cap] = rec;
-	c->fr_num++;
 }
 
 /*
@@ -270,27 +232,21 @@ void vtd_data_frame(struct vtd_conn *c, uint32_t rec)
  */
 static uint8_t *vtd_data_slot(struct vtd_conn *c, uint8_t *bounce, size_t len)
 {
-	uint8_t *tail;
-	size_t span;
+	uint8_t *slot = c && !c->dead ? vtp_queue_slot(&c->q, len) : NULL;
 
-	if (!c || c->dead || c->fr_num >= c->fr_cap)
-		return bounce;
-	tail = vtp_writer_tail(&c->wr, &span);
-	return span >= len ? tail : bounce;
+	return slot ? slot : bounce;
 }
 
 static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
 			    size_t len, bool in_place)
 {
 	if (in_place) {
-		vtp_writer_commit(&c->wr, len);
-	} else if (c->fr_num >= c->fr_cap ||
-		   vtp_writer_put(&c->wr, frame, len) < 0) {
+		vtp_queue_commit(&c->q, len, 0);
+	} else if (vtp_queue_put(&c->q, frame, len, 0) < 0) {
 		if (c->sealed)	/* never seen: its number goes to the next */
 			vtp_seal_rewind(&c->tx, 1);
 		return false;
 	}
-	vtd_data_frame(c, (uint32_t)len);
 	return true;
 }
 
@@ -428,28 +384,6 @@ static int vtd_cmp_u16(const void *a, const void *b)
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
-static int vtd_resize_queue(struct vtd_conn *c, size_t cap)
-{
-	uint8_t *nb = malloc(cap);
-	size_t len = c->wr.len, first;
-
-	if (!nb)
-		return -ENOMEM;
-	if (len > cap) {
-		free(nb);
-		return -ENOBUFS;
-	}
-	first = c->wr.cap - c->wr.head < len ? c->wr.cap - c->wr.head : len;
-	memcpy(nb, c->wr.buf + c->wr.head, first);
-	memcpy(nb + first, c->wr.buf, len - first);
-	free(c->wbuf);
-	c->wbuf = nb;
-	c->wcap = cap;
-	vtp_writer_init(&c->wr, nb, cap);
-	c->wr.len = len;
-	return 0;
-}
-
 static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 {
 	struct vtd_server *srv = c->srv;
@@ -517,7 +451,7 @@ bool vtd_session_establish(struct vtd_conn *c, uint32_t reqid)
 		vtd_conn_close_after_flush(c);
 		return false;
 	}
-	if (vtd_resize_queue(c, VTD_CTRL_QUEUE) < 0) {
+	if (vtp_queue_resize(&c->q, VTD_CTRL_QUEUE, VTD_CTRL_FRAMES) < 0) {
 		vtd_send_error(c, reqid, ENOMEM, "out of memory");
 		vtd_conn_close_after_flush(c);
 		return false;
@@ -553,15 +487,13 @@ static void vtd_attach(struct vtd_conn *c, struct vtp_msg *m)
 	}
 	if (!vtd_auth_attach(c, s, m))
 		return;
+	/* a frame holds at least one TS packet */
 	cap = srv->cfg->ts_queue / (VTP_TS_HDR_LEN + VTP_TS_PACKET) + 64;
-	c->frames = calloc(cap, sizeof(*c->frames));
-	if (!c->frames || vtd_resize_queue(c, srv->cfg->ts_queue) < 0) {
+	if (vtp_queue_resize(&c->q, srv->cfg->ts_queue, cap) < 0) {
 		vtd_send_error(c, m->hdr.reqid, ENOMEM, "out of memory");
 		vtd_conn_close_after_flush(c);
 		return;
 	}
-	c->fr_cap = cap;
-	c->fr_head = c->fr_num = c->fr_sent = 0;
 	s->token_valid = false;
 	s->data = c;
 	c->sess = s;
