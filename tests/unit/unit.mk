@@ -3,7 +3,7 @@
 # Needs VTP_LIB from src/proto/proto.mk.
 UNIT_DIR    := $(B)/tests/unit
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
-	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_config \
+	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
 	       $(UNIT_DIR)/test_pidfilter
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
