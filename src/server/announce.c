@@ -258,7 +258,7 @@ static unsigned int collect_sockets(struct vtd_announce *a,
 	for (i = 0; i < srv->nlisten; i++) {
 		socklen_t len = sizeof(ss[i]);
 
-		if (getsockname(srv->listen[i].fd, (struct sockaddr *)&ss[i],
+		if (getsockname(srv->listen[i].ev.fd, (struct sockaddr *)&ss[i],
 				&len) < 0) {
 			vt_warn("announcing: getsockname: %s", strerror(errno));
 			ss[i].ss_family = AF_UNSPEC;

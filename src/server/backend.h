@@ -23,6 +23,7 @@
 #include "common/clock.h"
 #include "common/dvb.h"
 #include "proto/vtp.h"
+#include "server/event.h"
 
 struct vtd_tuner;
 
@@ -83,6 +84,15 @@ struct vtd_tuner {
 	struct vtp_tuner info;
 	struct vtd_session *owner;	/* NULL: free */
 	uint64_t overflows;		/* demux buffer overflows (dvb) */
+
+	/* shared by streams (share.h): none while owned by a session */
+	struct vtd_stream *streams;
+	unsigned int nstreams;
+	struct vtd_ev share_ev;		/* EV_SHARE: its TS */
+	uint16_t *pidref;		/* streams per PID, 0..0x2000 */
+	struct vtp_status status;	/* the last poll */
+	uint64_t status_ns;		/* when; 0: never */
+	uint64_t share_packets;		/* read since it was opened */
 };
 
 /* Tuner table of the server (backends append to it). */

@@ -26,9 +26,7 @@
 
 #include "common/log.h"
 #include "server/server.h"
-
-/* Reads of one socket per wake-up, so that one client cannot starve others. */
-#define VTD_READS_PER_EVENT	4
+#include "server/share.h"
 
 static void vtd_format_addr(const struct sockaddr *sa, char *buf, size_t len)
 {
@@ -68,49 +66,56 @@ int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
 }
 
 static int vtd_listen_one(struct vtd_server *srv, const struct addrinfo *ai,
-			  const char *spec)
+			  const char *opt, const char *spec,
+			  const struct vtd_conn_ops *ops,
+			  struct vtd_listener *l, unsigned int *n,
+			  unsigned int max)
 {
 	char addr[80];
 	int fd, one = 1;
 
 	vtd_format_addr(ai->ai_addr, addr, sizeof(addr));
-	if (srv->nlisten >= VTD_MAX_LISTEN) {
-		vt_err("--listen %s: more than %d sockets", spec, VTD_MAX_LISTEN);
+	if (*n >= max) {
+		vt_err("%s %s: more than %u sockets", opt, spec, max);
 		return -1;
 	}
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		    ai->ai_protocol);
 	if (fd < 0) {
-		vt_err("--listen %s: socket: %s", spec, strerror(errno));
+		vt_err("%s %s: socket: %s", opt, spec, strerror(errno));
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (ai->ai_family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 16) < 0) {
-		vt_err("--listen %s: %s: %s", spec, addr, strerror(errno));
+		vt_err("%s %s: %s: %s", opt, spec, addr, strerror(errno));
 		close(fd);
 		return -1;
 	}
-	srv->listen[srv->nlisten].kind = EV_LISTEN;
-	if (vtd_server_watch(srv, &srv->listen[srv->nlisten], fd, true) < 0) {
+	l[*n].ev.kind = EV_LISTEN;
+	l[*n].ops = ops;
+	if (vtd_server_watch(srv, &l[*n].ev, fd, true) < 0) {
 		vt_err("epoll_ctl: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
-	srv->nlisten++;
-	vt_notice("listening on %s", addr);
+	(*n)++;
+	vt_notice("listening on %s (%s)", addr, ops->name);
 	return 0;
 }
 
-static int vtd_listen_spec(struct vtd_server *srv, const char *spec)
+int vtd_server_listen(struct vtd_server *srv, const char *opt,
+		      const char *spec, const struct vtd_conn_ops *ops,
+		      struct vtd_listener *l, unsigned int *n,
+		      unsigned int max)
 {
 	struct addrinfo hints, *res, *ai;
 	char host[256], port[16];
 	int err;
 
 	if (vtd_parse_listen(spec, host, sizeof(host), port, sizeof(port)) < 0) {
-		vt_err("--listen: '%s': expected ADDR:PORT", spec);
+		vt_err("%s: '%s': expected ADDR:PORT", opt, spec);
 		return -1;
 	}
 	memset(&hints, 0, sizeof(hints));
@@ -118,11 +123,11 @@ static int vtd_listen_spec(struct vtd_server *srv, const char *spec)
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	err = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
 	if (err) {
-		vt_err("--listen %s: %s", spec, gai_strerror(err));
+		vt_err("%s %s: %s", opt, spec, gai_strerror(err));
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		if (vtd_listen_one(srv, ai, spec) < 0) {
+		if (vtd_listen_one(srv, ai, opt, spec, ops, l, n, max) < 0) {
 			freeaddrinfo(res);
 			return -1;
 		}
@@ -158,7 +163,9 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 		return -1;
 	}
 	for (i = 0; i < cfg->nlisten; i++)
-		if (vtd_listen_spec(srv, cfg->listen[i]) < 0)
+		if (vtd_server_listen(srv, "--listen", cfg->listen[i],
+				      &vtd_vtp_ops, srv->listen, &srv->nlisten,
+				      VTD_MAX_LISTEN) < 0)
 			return -1;
 
 	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -249,9 +256,8 @@ int vtd_parse_listen(const char *spec, char *host, size_t hostlen,
 
 static void vtd_conn_free(struct vtd_conn *c)
 {
-	vtp_seal_wipe(&c->tx);
-	vtp_seal_wipe(&c->rx);
-	free(c->rd);
+	if (c->ops->free)
+		c->ops->free(c);
 	vtp_queue_free(&c->q);
 	free(c);
 }
@@ -369,13 +375,8 @@ void vtd_conn_close(struct vtd_conn *c, const char *why)
 	close(c->ev.fd);
 	c->ev.fd = -1;
 	srv->nconns--;
-	if (c->kind == CONN_CONTROL && c->sess) {
-		if (c->sess->established)
-			srv->nsessions--;
-		vtd_session_release(c->sess);
-	} else if (c->kind == CONN_DATA) {
-		vtd_data_detach(c);
-	}
+	if (c->ops->closed)
+		c->ops->closed(c);
 }
 
 void vtd_conn_close_after_flush(struct vtd_conn *c)
@@ -407,8 +408,7 @@ void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
 
 bool vtd_conn_pending(const struct vtd_conn *c)
 {
-	return c->kind == CONN_NEW ||
-	       (c->kind == CONN_CONTROL && !c->session.established);
+	return c->ops->pending && c->ops->pending(c);
 }
 
 /* "ADDR" of "ADDR:PORT" or "[ADDR6]:PORT" */
@@ -458,7 +458,7 @@ static void vtd_make_room(struct vtd_server *srv, const char *addr,
 	vtd_conn_close(oldest, NULL);
 }
 
-static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
+static void vtd_accept(struct vtd_server *srv, struct vtd_listener *l)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -466,7 +466,7 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	char peer[64], addr[48];
 	int fd, one = 1;
 
-	fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
+	fd = accept4(l->ev.fd, (struct sockaddr *)&ss, &sl,
 		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
@@ -481,9 +481,9 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = calloc(1, sizeof(*c));
 	if (c)
-		c->rd = malloc(sizeof(*c->rd));
-	if (!c || !c->rd ||
-	    vtp_queue_init(&c->q, VTD_SMALL_QUEUE, VTD_SMALL_FRAMES) < 0) {
+		c->ops = l->ops;
+	if (!c || vtp_queue_init(&c->q, l->ops->queue, l->ops->frames) < 0 ||
+	    (l->ops->init && l->ops->init(c) < 0)) {
 		vt_warn("%s: refused: out of memory", peer);
 		if (c)
 			vtd_conn_free(c);
@@ -496,7 +496,6 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	c->id = ++srv->next_id;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	snprintf(c->addr, sizeof(c->addr), "%s", addr);
-	vtp_reader_init(c->rd);
 	c->accept_ns = c->last_rx_ns = vt_now_ns();
 	if (vtd_server_watch(srv, &c->ev, fd, true) < 0) {
 		vt_warn("%s: epoll_ctl: %s", peer, strerror(errno));
@@ -510,48 +509,10 @@ static void vtd_accept(struct vtd_server *srv, struct vtd_ev *l)
 	vt_debug("#%u %s: connected", c->id, c->peer);
 }
 
-static void vtd_conn_input(struct vtd_server *srv, struct vtd_conn *c)
-{
-	struct vtp_msg *m = srv->msg;
-	ssize_t n;
-	int i, r;
-
-	for (i = 0; i < VTD_READS_PER_EVENT && !c->dead && !c->closing; i++) {
-		n = vtp_reader_fill(c->rd, c->ev.fd);
-		if (n == -EAGAIN || n == -EWOULDBLOCK)
-			break;
-		if (n == 0) {
-			vtd_conn_close(c, c->kind == CONN_NEW ? NULL :
-				       "connection closed by peer");
-			return;
-		}
-		if (n < 0) {
-			vt_info("#%u %s: read: %s", c->id, c->peer,
-				strerror((int)-n));
-			vtd_conn_close(c, NULL);
-			return;
-		}
-		while (!c->dead && !c->closing) {
-			r = vtp_reader_next(c->rd, m);
-			if (r == 0)
-				break;
-			/* idle time runs from whole frames, not bytes */
-			c->last_rx_ns = vt_now_ns();
-			c->ka_sent_ns = 0;
-			if (r > 0) {
-				vtd_handle_frame(c, m);
-				continue;
-			}
-			vtd_handle_bad_frame(c, r, m);
-		}
-	}
-}
-
-static void vtd_conn_event(struct vtd_server *srv, struct vtd_conn *c,
-			   uint32_t events)
+static void vtd_conn_event(struct vtd_conn *c, uint32_t events)
 {
 	if (events & EPOLLIN)
-		vtd_conn_input(srv, c);
+		c->ops->input(c);
 	if (c->dead)
 		return;
 	if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
@@ -565,8 +526,7 @@ static void vtd_conn_event(struct vtd_server *srv, struct vtd_conn *c,
 
 /* ---- timers ------------------------------------------------------------- */
 
-/* VTD_HANDSHAKE_S, or --timeout if shorter */
-static unsigned int vtd_handshake_s(const struct vtd_server *srv)
+unsigned int vtd_handshake_s(const struct vtd_server *srv)
 {
 	unsigned int t = srv->cfg->timeout_s;
 
@@ -575,15 +535,10 @@ static unsigned int vtd_handshake_s(const struct vtd_server *srv)
 
 static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 {
-	uint64_t timeout = (uint64_t)srv->cfg->timeout_s * 1000000000ull;
 	unsigned int hs = vtd_handshake_s(srv);
-	uint8_t buf[VTP_HDR_LEN + 8];
 	struct vtd_conn *c;
-	int n;
 
 	for (c = srv->conns; c; c = c->next) {
-		uint64_t idle;
-
 		if (c->dead)
 			continue;
 		if (vtd_conn_pending(c) &&
@@ -595,20 +550,8 @@ static void vtd_housekeeping(struct vtd_server *srv, uint64_t now)
 			vtd_conn_close(c, NULL);
 			continue;
 		}
-		idle = now - c->last_rx_ns;
-		if (timeout && idle >= timeout) {
-			vtd_conn_close(c, "peer silent: timeout");
-			continue;
-		}
-		if (vtd_conn_pending(c) || c->ka_sent_ns ||
-		    idle < VTD_KEEPALIVE_S * 1000000000ull)
-			continue;
-		n = vtp_encode_keepalive(buf, sizeof(buf), srv->next_reqid++,
-					 now);
-		if (!srv->next_reqid)
-			srv->next_reqid = 1;
-		if (n > 0 && vtd_conn_send(c, buf, (size_t)n))
-			c->ka_sent_ns = now;
+		if (c->ops->house)
+			c->ops->house(c, now);
 	}
 }
 
@@ -661,6 +604,7 @@ static void vtd_timer(struct vtd_server *srv)
 		s->last_poll_ns = now;
 		vtd_session_poll(srv, s, now);
 	}
+	vtd_share_poll(srv, now);
 	/* idle (no tune in the last 3 s): 10 wake-ups a second */
 	vtd_timer_arm(srv, period);
 	if (now - srv->last_house_ns >= 1000000000ull) {
@@ -711,13 +655,13 @@ int vtd_server_run(struct vtd_server *srv)
 
 			switch (e->kind) {
 			case EV_LISTEN:
-				vtd_accept(srv, e);
+				vtd_accept(srv, (struct vtd_listener *)e);
 				break;
 			case EV_CONN: {
 				struct vtd_conn *c = (struct vtd_conn *)e;
 
 				if (!c->dead)
-					vtd_conn_event(srv, c, ev[i].events);
+					vtd_conn_event(c, ev[i].events);
 				break;
 			}
 			case EV_TUNER: {
@@ -728,6 +672,16 @@ int vtd_server_run(struct vtd_server *srv)
 					vtd_session_ts(srv, s);
 				break;
 			}
+			case EV_SHARE: {
+				struct vtd_tuner *t = (struct vtd_tuner *)
+					((char *)e - offsetof(struct vtd_tuner, share_ev));
+
+				if (e->fd >= 0)
+					vtd_share_ts(srv, t);
+				break;
+			}
+			case EV_UDP:
+				break;
 			case EV_TIMER:
 				vtd_timer(srv);
 				break;
@@ -754,7 +708,7 @@ void vtd_server_fini(struct vtd_server *srv)
 		vtd_conn_close(c, NULL);
 	vtd_reap(srv);
 	for (i = 0; i < srv->nlisten; i++)
-		close(srv->listen[i].fd);
+		close(srv->listen[i].ev.fd);
 	if (srv->timer.fd >= 0)
 		close(srv->timer.fd);
 	if (srv->sig.fd >= 0)

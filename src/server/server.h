@@ -60,20 +60,42 @@ struct vtd_config {
 	unsigned int max_per_addr;	/* connections from one address */
 };
 
-/* What an epoll event points to. */
-enum vtd_ev_kind { EV_LISTEN, EV_CONN, EV_TUNER, EV_TIMER, EV_SIGNAL };
-
-struct vtd_ev {
-	enum vtd_ev_kind kind;
-	int fd;
-};
-
 enum vtd_conn_kind { CONN_NEW, CONN_CONTROL, CONN_DATA };
 
 struct vtd_server;
 struct vtd_session;
 
 struct vtd_conn;
+
+/*
+ * What a kind of connection does with its socket: the protocol of a
+ * listening socket's connections (conn_vtp.c: vtp control and data
+ * connections; conn_rtsp.c: RTSP and HTTP).  server.c owns the socket,
+ * the output queue and the lifetime; the ops own the protocol.
+ */
+struct vtd_conn_ops {
+	const char *name;		/* "vtp", "rtsp" */
+	size_t queue;			/* output queue, bytes, at accept */
+	size_t frames;			/* and frames */
+	/* Set up the kind's state of a new connection: 0 or -errno. */
+	int (*init)(struct vtd_conn *c);
+	/* The socket is readable (the loop's fairness is the ops' job). */
+	void (*input)(struct vtd_conn *c);
+	/* Closed: release what it holds (tuners, sessions); not freed yet. */
+	void (*closed)(struct vtd_conn *c);
+	/* Free the kind's state (the connection is about to be freed). */
+	void (*free)(struct vtd_conn *c);
+	/* Not yet through its handshake: counts for the accept limits. */
+	bool (*pending)(const struct vtd_conn *c);
+	/* Once a second: timeouts, keepalives. */
+	void (*house)(struct vtd_conn *c, uint64_t now);
+};
+
+/* A listening socket and the kind of its connections. */
+struct vtd_listener {
+	struct vtd_ev ev;		/* EV_LISTEN */
+	const struct vtd_conn_ops *ops;
+};
 
 /* The state of a control connection (freed with it). */
 struct vtd_session {
@@ -109,7 +131,9 @@ struct vtd_session {
 
 struct vtd_conn {
 	struct vtd_ev ev;		/* EV_CONN, ev.fd is the socket */
+	const struct vtd_conn_ops *ops;
 	struct vtd_server *srv;
+	void *priv;			/* the ops' state (RTSP) */
 	struct vtd_conn *next;		/* server's list */
 	enum vtd_conn_kind kind;
 	unsigned int id;		/* for logs */
@@ -139,7 +163,7 @@ struct vtd_server {
 	const struct vtd_config *cfg;
 	struct vtd_tuners *tuners;
 	int epfd;
-	struct vtd_ev listen[VTD_MAX_LISTEN];
+	struct vtd_listener listen[VTD_MAX_LISTEN];	/* vtp */
 	unsigned int nlisten;
 	struct vtd_ev timer;		/* status poll and housekeeping */
 	unsigned int timer_ms;		/* the timer's period */
@@ -190,13 +214,27 @@ void vtd_conn_close(struct vtd_conn *c, const char *why);
  */
 void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Not yet through its handshake (HELLO/AUTH, or DATA_ATTACH). */
+/* Not yet through its handshake (the ops say what that is). */
 bool vtd_conn_pending(const struct vtd_conn *c);
 /* Stop reading, send what is queued, then close. */
 void vtd_conn_close_after_flush(struct vtd_conn *c);
 int vtd_conn_watch_out(struct vtd_conn *c);
 int vtd_server_watch(struct vtd_server *srv, struct vtd_ev *ev, int fd,
 		     bool add);
+
+/*
+ * Listen on spec ("ADDR:PORT") for connections of ops into l[*n] (at
+ * most max); 0, or -1 after logging what (opt: the option, for it).
+ */
+int vtd_server_listen(struct vtd_server *srv, const char *opt,
+		      const char *spec, const struct vtd_conn_ops *ops,
+		      struct vtd_listener *l, unsigned int *n,
+		      unsigned int max);
+/* VTD_HANDSHAKE_S, or --timeout if shorter */
+unsigned int vtd_handshake_s(const struct vtd_server *srv);
+
+/* conn_vtp.c: the vtp control and data connections */
+extern const struct vtd_conn_ops vtd_vtp_ops;
 
 /* auth.c: with cfg->psk (see docs/protocol.md, Authentication) */
 /* Adds the AUTH grant to r; -1: refused and closing. */

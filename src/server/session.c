@@ -530,8 +530,8 @@ static void vtd_list(struct vtd_conn *c, struct vtp_msg *m)
 
 		l->tuner[i] = t->info;
 		l->tuner[i].index = i;
-		l->tuner[i].flags = t->owner && t->owner != c->sess ?
-				    VTP_TUNER_BUSY : 0;
+		l->tuner[i].flags = (t->owner && t->owner != c->sess) ||
+				    t->nstreams ? VTP_TUNER_BUSY : 0;
 	}
 	l->num = i;
 	vtd_send(c, c->srv->tsbuf, vtp_encode_tuner_list(c->srv->tsbuf,
@@ -568,6 +568,12 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 			       "tuner %u (%s) is in use by client '%s' (%s)",
 			       idx, t->where, t->owner->name,
 			       t->owner->ctl->peer);
+		return;
+	}
+	if (t->nstreams) {
+		vtd_send_error(c, m->hdr.reqid, EBUSY,
+			       "tuner %u (%s) is in use by %u SAT>IP stream(s)",
+			       idx, t->where, t->nstreams);
 		return;
 	}
 	if (getrandom(s->token, sizeof(s->token), 0) != sizeof(s->token)) {

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * conn_vtp.c - the connections of vtunerd's own protocol (vtp): a new
+ * connection becomes a control connection with HELLO or a data connection
+ * with DATA_ATTACH (session.c handles the frames); here what the event
+ * loop asks of their kind: reading frames, the idle timeout and the
+ * keepalive, what a closed one releases.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "server/server.h"
+
+/* Reads of one socket per wake-up, so that one client cannot starve others. */
+#define VTD_READS_PER_EVENT	4
+
+static int vtd_vtp_init(struct vtd_conn *c)
+{
+	c->rd = malloc(sizeof(*c->rd));
+	if (!c->rd)
+		return -ENOMEM;
+	vtp_reader_init(c->rd);
+	return 0;
+}
+
+static void vtd_vtp_free(struct vtd_conn *c)
+{
+	vtp_seal_wipe(&c->tx);
+	vtp_seal_wipe(&c->rx);
+	free(c->rd);
+	c->rd = NULL;
+}
+
+static void vtd_vtp_input(struct vtd_conn *c)
+{
+	struct vtp_msg *m = c->srv->msg;
+	ssize_t n;
+	int i, r;
+
+	for (i = 0; i < VTD_READS_PER_EVENT && !c->dead && !c->closing; i++) {
+		n = vtp_reader_fill(c->rd, c->ev.fd);
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			break;
+		if (n == 0) {
+			vtd_conn_close(c, c->kind == CONN_NEW ? NULL :
+				       "connection closed by peer");
+			return;
+		}
+		if (n < 0) {
+			vt_info("#%u %s: read: %s", c->id, c->peer,
+				strerror((int)-n));
+			vtd_conn_close(c, NULL);
+			return;
+		}
+		while (!c->dead && !c->closing) {
+			r = vtp_reader_next(c->rd, m);
+			if (r == 0)
+				break;
+			/* idle time runs from whole frames, not bytes */
+			c->last_rx_ns = vt_now_ns();
+			c->ka_sent_ns = 0;
+			if (r > 0) {
+				vtd_handle_frame(c, m);
+				continue;
+			}
+			vtd_handle_bad_frame(c, r, m);
+		}
+	}
+}
+
+static void vtd_vtp_closed(struct vtd_conn *c)
+{
+	if (c->kind == CONN_CONTROL && c->sess) {
+		if (c->sess->established)
+			c->srv->nsessions--;
+		vtd_session_release(c->sess);
+	} else if (c->kind == CONN_DATA) {
+		vtd_data_detach(c);
+	}
+}
+
+/* HELLO (and AUTH) for a control connection, DATA_ATTACH for data */
+static bool vtd_vtp_pending(const struct vtd_conn *c)
+{
+	return c->kind == CONN_NEW ||
+	       (c->kind == CONN_CONTROL && !c->session.established);
+}
+
+/* --timeout of silence closes; a KEEPALIVE after VTD_KEEPALIVE_S idle */
+static void vtd_vtp_house(struct vtd_conn *c, uint64_t now)
+{
+	struct vtd_server *srv = c->srv;
+	uint64_t timeout = (uint64_t)srv->cfg->timeout_s * 1000000000ull;
+	uint64_t idle = now - c->last_rx_ns;
+	uint8_t buf[VTP_HDR_LEN + 8];
+	int n;
+
+	if (timeout && idle >= timeout) {
+		vtd_conn_close(c, "peer silent: timeout");
+		return;
+	}
+	if (vtd_vtp_pending(c) || c->ka_sent_ns ||
+	    idle < VTD_KEEPALIVE_S * 1000000000ull)
+		return;
+	n = vtp_encode_keepalive(buf, sizeof(buf), srv->next_reqid++, now);
+	if (!srv->next_reqid)
+		srv->next_reqid = 1;
+	if (n > 0 && vtd_conn_send(c, buf, (size_t)n))
+		c->ka_sent_ns = now;
+}
+
+const struct vtd_conn_ops vtd_vtp_ops = {
+	.name = "vtp",
+	.queue = VTD_SMALL_QUEUE,
+	.frames = VTD_SMALL_FRAMES,
+	.init = vtd_vtp_init,
+	.input = vtd_vtp_input,
+	.closed = vtd_vtp_closed,
+	.free = vtd_vtp_free,
+	.pending = vtd_vtp_pending,
+	.house = vtd_vtp_house,
+};

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * share.c - a tuner's TS shared by the streams tuned to it (share.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "server/server.h"
+#include "server/share.h"
+
+#define PID_BIT(st, pid)	((st)->pid[(pid) >> 3] & (1u << ((pid) & 7)))
+
+bool vtd_share_busy(const struct vtd_tuner *t)
+{
+	return t->owner || t->nstreams;
+}
+
+/* The union of the streams' PIDs to the tuner's filters. */
+static int vtd_share_apply(struct vtd_tuner *t, char *missing,
+			   size_t missing_len)
+{
+	uint16_t *set;
+	size_t n = 0;
+	unsigned int pid;
+	int err;
+
+	if (t->pidref[VTP_PID_FULL_TS])
+		return t->ops->set_pids(t, (const uint16_t[]){ VTP_PID_FULL_TS },
+					1, missing, missing_len);
+	set = malloc(VTP_PID_FULL_TS * sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	for (pid = 0; pid < VTP_PID_FULL_TS; pid++)
+		if (t->pidref[pid])
+			set[n++] = (uint16_t)pid;
+	err = t->ops->set_pids(t, set, n, missing, missing_len);
+	free(set);
+	return err;
+}
+
+int vtd_share_join(struct vtd_server *srv, struct vtd_stream *st,
+		   struct vtd_tuner *t)
+{
+	int err, fd;
+
+	memset(st->pid, 0, sizeof(st->pid));
+	st->all = false;
+	st->npids = 0;
+	if (t->owner)
+		return -EBUSY;
+	if (!t->nstreams) {
+		t->pidref = calloc(VTP_PID_FULL_TS + 1, sizeof(*t->pidref));
+		if (!t->pidref)
+			return -ENOMEM;
+		err = t->ops->open(t);
+		if (err) {
+			free(t->pidref);
+			t->pidref = NULL;
+			return err;
+		}
+		t->share_ev.kind = EV_SHARE;
+		t->share_ev.fd = -1;
+		t->status_ns = 0;
+		t->share_packets = 0;
+		memset(&t->status, 0, sizeof(t->status));
+		fd = t->ops->get_fd(t);
+		if (fd >= 0 &&
+		    (err = vtd_server_watch(srv, &t->share_ev, fd, true)) < 0) {
+			t->ops->close(t);
+			free(t->pidref);
+			t->pidref = NULL;
+			return err;
+		}
+		vt_notice("tuner %u (%s) opened for streams", t->info.index,
+			  t->where);
+	}
+	st->tuner = t;
+	st->next = t->streams;
+	t->streams = st;
+	t->nstreams++;
+	return 0;
+}
+
+/* Drop st's PIDs from the counts (the filters are the caller's job). */
+static void vtd_share_unref(struct vtd_stream *st)
+{
+	struct vtd_tuner *t = st->tuner;
+	unsigned int pid;
+
+	if (st->all)
+		t->pidref[VTP_PID_FULL_TS]--;
+	for (pid = 0; pid < VTP_PID_FULL_TS; pid++)
+		if (PID_BIT(st, pid))
+			t->pidref[pid]--;
+	memset(st->pid, 0, sizeof(st->pid));
+	st->all = false;
+	st->npids = 0;
+}
+
+void vtd_share_leave(struct vtd_server *srv, struct vtd_stream *st)
+{
+	struct vtd_tuner *t = st->tuner;
+	struct vtd_stream **pp;
+	char missing[64];
+
+	if (!t)
+		return;
+	vtd_share_unref(st);
+	for (pp = &t->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == st) {
+			*pp = st->next;
+			t->nstreams--;
+			break;
+		}
+	}
+	st->tuner = NULL;
+	st->next = NULL;
+	if (t->nstreams) {
+		vtd_share_apply(t, missing, sizeof(missing));
+		return;
+	}
+	if (t->share_ev.fd >= 0)
+		vtd_server_watch(srv, &t->share_ev, t->share_ev.fd, false);
+	t->share_ev.fd = -1;
+	t->ops->close(t);
+	free(t->pidref);
+	t->pidref = NULL;
+	vt_notice("tuner %u (%s) released by its last stream (%llu TS "
+		  "packets)", t->info.index, t->where,
+		  (unsigned long long)t->share_packets);
+}
+
+int vtd_share_set_pids(struct vtd_stream *st, const uint16_t *pids,
+		       size_t n, bool all, char *missing, size_t missing_len)
+{
+	struct vtd_tuner *t = st->tuner;
+	size_t i;
+
+	if (!t)
+		return -ENODEV;
+	vtd_share_unref(st);
+	if (all) {
+		st->all = true;
+		t->pidref[VTP_PID_FULL_TS]++;
+	}
+	for (i = 0; i < n; i++) {
+		uint16_t pid = pids[i];
+
+		if (pid >= VTP_PID_FULL_TS || PID_BIT(st, pid))
+			continue;
+		st->pid[pid >> 3] |= (uint8_t)(1u << (pid & 7));
+		st->npids++;
+		t->pidref[pid]++;
+	}
+	return vtd_share_apply(t, missing, missing_len);
+}
+
+void vtd_share_ts(struct vtd_server *srv, struct vtd_tuner *t)
+{
+	static const uint8_t *pkt[VTD_SHARE_READ_PKTS];
+	struct vtd_stream *st, *next;
+	size_t n, i, k;
+	ssize_t r;
+	int round;
+
+	for (round = 0; round < 4 && t->nstreams; round++) {
+		r = t->ops->read_ts(t, srv->tsbuf,
+				    VTD_SHARE_READ_PKTS * VTP_TS_PACKET);
+		if (r == -EAGAIN || r == 0)
+			return;
+		if (r < 0) {
+			vt_warn("tuner %u (%s): reading TS: %s; TS stopped",
+				t->info.index, t->where, strerror((int)-r));
+			vtd_server_watch(srv, &t->share_ev, t->share_ev.fd,
+					 false);
+			t->share_ev.fd = -1;
+			return;
+		}
+		n = (size_t)r / VTP_TS_PACKET;
+		t->share_packets += n;
+		/* a stream may leave (and free itself) in its ts() */
+		for (st = t->streams; st; st = next) {
+			next = st->next;
+			for (i = k = 0; i < n; i++) {
+				const uint8_t *p = srv->tsbuf + i * VTP_TS_PACKET;
+				unsigned int pid = ((p[1] & 0x1fu) << 8) | p[2];
+
+				if (st->all || PID_BIT(st, pid))
+					pkt[k++] = p;
+			}
+			if (k)
+				st->ops->ts(st, pkt, k);
+		}
+	}
+}
+
+void vtd_share_poll(struct vtd_server *srv, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < srv->tuners->num; i++) {
+		struct vtd_tuner *t = srv->tuners->t[i];
+
+		if (!t->nstreams ||
+		    now - t->status_ns < (VTD_SHARE_POLL_MS - 5) * 1000000ull)
+			continue;
+		if (t->ops->read_status(t, &t->status, true) < 0)
+			memset(&t->status, 0, sizeof(t->status));
+		t->status_ns = now;
+	}
+}
