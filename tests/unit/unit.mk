@@ -2,9 +2,10 @@
 # and ends with a line "N passed, N failed".
 # Needs VTP_LIB from src/proto/proto.mk.
 UNIT_DIR    := $(B)/tests/unit
+SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
-	       $(UNIT_DIR)/test_pidfilter
+	       $(UNIT_DIR)/test_pidfilter $(SATIP_UNIT_TESTS)
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
 	       $(VTP_AUTH_CFLAGS)
@@ -30,6 +31,11 @@ $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 
 # The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
 $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The SAT>IP protocol library (src/satip/).
+$(SATIP_UNIT_TESTS): $(UNIT_DIR)/test_satip_%: $(UNIT_DIR)/test_satip_%.o \
+		$(SATIP_LIB) $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
 # The TS continuity checker of vtunerc (src/client/tscc.c): make check-client.

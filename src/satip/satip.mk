@@ -1,0 +1,18 @@
+# SAT>IP protocol library of vtunerd: $(B)/satip/libsatip.a
+# Pure parsing and formatting (RTSP/HTTP requests, the query, the DVB
+# properties of a tuning, reports, RTP/RTCP headers): no I/O.
+# Uses B, CC, CFLAGS and BASE_CFLAGS of the top Makefile; query.c uses
+# src/common/dvb.c: programs that link $(SATIP_LIB) link $(VTC_LIB) too.
+SATIP_SRCS := src/satip/rtsp.c
+SATIP_HDRS := src/satip/rtsp.h
+SATIP_OBJS := $(patsubst src/satip/%.c,$(B)/satip/%.o,$(SATIP_SRCS))
+SATIP_LIB  := $(B)/satip/libsatip.a
+
+all: $(SATIP_LIB)
+
+$(B)/satip/%.o: src/satip/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(SATIP_LIB): $(SATIP_OBJS)
+	$(AR) rcs $@ $^
