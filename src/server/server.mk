@@ -3,7 +3,8 @@
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c src/server/conn_vtp.c src/server/share.c \
 	    src/server/backend.c src/server/backend_dvb.c src/server/pidfilter.c \
-	    src/server/backend_sim.c src/server/announce.c src/server/auth.c
+	    src/server/backend_sim.c src/server/announce.c src/server/auth.c \
+	    src/server/ssdp.c
 VTD_OBJS := $(patsubst src/server/%.c,$(B)/server/%.o,$(VTD_SRCS))
 VTD_BIN  := $(B)/server/vtunerd
 
@@ -27,7 +28,7 @@ $(B)/server/%.o: src/server/%.c
 # the version is debian/changelog's
 $(B)/server/main.o: debian/changelog
 
-$(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(VTC_LIB) $(SIM_LIB)
+$(VTD_BIN): $(VTD_OBJS) $(VTP_LIB) $(SATIP_LIB) $(VTC_LIB) $(SIM_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(VTD_OBJS) $(SIM_LIB) $(VTP_LIB) \
-		$(VTC_LIB) $(SIM_LIBS) $(AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
+		$(SATIP_LIB) $(VTC_LIB) $(SIM_LIBS) $(AVAHI_LIBS) $(VTP_AUTH_LIBS) -o $@
 
