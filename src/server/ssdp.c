@@ -42,6 +42,7 @@
 #define BURST		3		/* NOTIFY rounds at start */
 #define RATE		100		/* answers a second, burst as much */
 #define RECV_BUDGET	256
+#define GROUP_HOST	VTD_SSDP_GROUP ":1900"	/* VTD_SSDP_PORT */
 
 struct ssdp_if {
 	int index;
@@ -282,21 +283,21 @@ static void notify(struct vtd_ssdp *s, const struct ssdp_if *f, bool alive)
 			tail(s, t, sizeof(t));
 			n = snprintf(buf, sizeof(buf),
 				"NOTIFY * HTTP/1.1\r\n"
-				"HOST: " VTD_SSDP_GROUP ":%u\r\n"
+				"HOST: " GROUP_HOST "\r\n"
 				"CACHE-CONTROL: max-age=%u\r\n"
 				"LOCATION: http://%s:%u/desc.xml\r\n"
 				"NT: %s\r\nNTS: ssdp:alive\r\n"
 				"SERVER: %s\r\nUSN: %s\r\n%s",
-				VTD_SSDP_PORT, s->max_age, inet_ntoa(f->addr),
+				s->max_age, inet_ntoa(f->addr),
 				s->http_port, nt, s->server, usn, t);
 		} else {
 			n = snprintf(buf, sizeof(buf),
 				"NOTIFY * HTTP/1.1\r\n"
-				"HOST: " VTD_SSDP_GROUP ":%u\r\n"
+				"HOST: " GROUP_HOST "\r\n"
 				"NT: %s\r\nNTS: ssdp:byebye\r\nUSN: %s\r\n"
 				"BOOTID.UPNP.ORG: %u\r\n"
 				"CONFIGID.UPNP.ORG: %u\r\n\r\n",
-				VTD_SSDP_PORT, nt, usn, s->boot_id,
+				nt, usn, s->boot_id,
 				s->config_id);
 		}
 		if (n > 0 && (size_t)n < sizeof(buf))
@@ -412,10 +413,15 @@ static void parse(char *buf, size_t n, struct msg *m)
 	}
 }
 
+/*
+ * The source of a request is on the subnet of the interface it came in
+ * on; a loopback interface carries only this host's datagrams, whatever
+ * their source address (the one of another interface, often).
+ */
 static bool on_link(const struct ssdp_if *f, struct in_addr src)
 {
 	if (f->loopback)
-		return is_loopback(src) || src.s_addr == f->addr.s_addr;
+		return true;
 	return !((src.s_addr ^ f->addr.s_addr) & f->mask.s_addr);
 }
 
@@ -437,12 +443,12 @@ static void defend(struct vtd_ssdp *s, const struct ssdp_if *f,
 		  "to take another", inet_ntoa(to.sin_addr), s->device_id);
 	n = snprintf(buf, sizeof(buf),
 		     "M-SEARCH * HTTP/1.1\r\n"
-		     "HOST: %s:%u\r\n"
+		     "HOST: %s:1900\r\n"
 		     "MAN: \"ssdp:discover\"\r\n"
 		     "ST: " SATIP_DEVICE_TYPE "\r\n"
 		     "USER-AGENT: %s\r\n"
 		     "DEVICEID.SES.COM: %u\r\n\r\n",
-		     inet_ntoa(to.sin_addr), VTD_SSDP_PORT, s->server,
+		     inet_ntoa(to.sin_addr), s->server,
 		     s->device_id);
 	if (n > 0 && (size_t)n < sizeof(buf))
 		send_from(s, f, &to, buf, (size_t)n);

@@ -17,6 +17,27 @@ $(VTD_PROBE): tests/server/vtunerd-probe.c $(VTP_LIB) $(VTC_LIB)
 	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
 		$(VTP_LIB) $(VTC_LIB) $(VTP_AUTH_LIBS) -o $@
 
+# ssdp-run: vtunerd's SSDP endpoint alone with a minimal desc.xml server,
+# for ssdp.sh (its ASan + UBSan build, $(B)/san/tests/server/ssdp-run)
+# and for trying SAT>IP clients' discovery.
+SSDP_RUN := $(B)/tests/server/ssdp-run
+
+.PHONY: ssdp-run ssdp-run-san
+ssdp-run: $(SSDP_RUN)
+
+$(SSDP_RUN): tests/server/ssdp-run.c $(B)/server/ssdp.o $(SATIP_LIB) $(VTC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< \
+		$(B)/server/ssdp.o $(SATIP_LIB) $(VTC_LIB) $(VTP_AUTH_LIBS) -o $@
+
+ifneq ($(SAN),1)
+ssdp-run-san:
+	@$(MAKE) --no-print-directory B=$(B)/san SAN=1 ssdp-run
+endif
+
+# ssdp.sh: SAT>IP discovery (SSDP, desc.xml) in network namespaces
+check-server: ssdp-run-san
+
 # handshake.sh: what a peer that has not completed the handshake can do;
 # seal.sh: what an attacker on the path can do to a session with a key
 check-server: san vtunerd vtunerd-probe sim tuner-tools
@@ -25,4 +46,5 @@ check-server: san vtunerd vtunerd-probe sim tuner-tools
 		sp=$$!; \
 		tests/server/run.sh $(B) || r=1; \
 		tests/server/handshake.sh $(B) || r=1; \
+		tests/server/ssdp.sh $(B) || r=1; \
 		wait $$sp || r=1; cat $(B)/tests/server/seal.out; exit $$r
