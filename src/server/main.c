@@ -43,6 +43,7 @@ enum {
 	OPT_NO_ANNOUNCE,
 	OPT_PSK_FILE,
 	OPT_MAX_PER_ADDR,
+	OPT_SATIP,
 	OPT_USER,
 	OPT_CHECK,
 };
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "sim-delsys",		required_argument, NULL, OPT_SIM_DELSYS },
 	{ "max-clients",	required_argument, NULL, 'm' },
 	{ "max-per-addr",	required_argument, NULL, OPT_MAX_PER_ADDR },
+	{ "satip",		required_argument, NULL, OPT_SATIP },
 	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
@@ -106,6 +108,11 @@ static void usage(FILE *f)
 "      --timeout SEC         close a connection without a whole frame for\n"
 "                            SEC seconds (default 30, 0: never); the\n"
 "                            handshake must end within 10 s (or SEC)\n"
+"      --satip ADDR[:PORT]   serve the tuners to SAT>IP clients too (RTSP,\n"
+"                            RTP over UDP or TCP, HTTP; VLC, ffmpeg, VDR's\n"
+"                            satip plugin...) on ADDR, port 554 by default\n"
+"                            (below 1024: needs CAP_NET_BIND_SERVICE); off\n"
+"                            by default\n"
 "      --no-announce         do not announce the server on the network\n"
 "                            (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
 "  -n, --name NAME           server name sent to clients and announced\n"
@@ -311,6 +318,18 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		O.cfg.max_per_addr = parse_num("--max-per-addr", arg, 0,
 					       65535);
 		break;
+	case OPT_SATIP:
+		/* ADDR:PORT, or ADDR alone for port 554 */
+		if (!*arg || (strchr(arg, ':') && arg[0] != '[' &&
+			      vtd_parse_listen(arg, host, sizeof(host), port,
+					       sizeof(port)) < 0) ||
+		    (arg[0] == '[' && strstr(arg, "]:") &&
+		     vtd_parse_listen(arg, host, sizeof(host), port,
+				      sizeof(port)) < 0))
+			usage_error("--satip: '%s': expected ADDR or ADDR:PORT",
+				    arg);
+		O.cfg.satip = arg;
+		break;
 	case OPT_PSK_FILE:
 		O.psk_file = arg;
 		break;
@@ -455,6 +474,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cfg = O.cfg;
+	cfg.satip_announce = O.announce;
 
 	/* --print-tuners is a command: its errors go to stderr */
 	vt_log_init(PROG, O.list_only ? VT_LOG_STDERR :

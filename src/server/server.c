@@ -26,6 +26,7 @@
 
 #include "common/log.h"
 #include "server/server.h"
+#include "server/satip.h"
 #include "server/share.h"
 
 static void vtd_format_addr(const struct sockaddr *sa, char *buf, size_t len)
@@ -167,6 +168,8 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 				      &vtd_vtp_ops, srv->listen, &srv->nlisten,
 				      VTD_MAX_LISTEN) < 0)
 			return -1;
+	if (cfg->satip && vtd_satip_init(srv, cfg->satip) < 0)
+		return -1;
 
 	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (fd < 0) {
@@ -605,6 +608,7 @@ static void vtd_timer(struct vtd_server *srv)
 		vtd_session_poll(srv, s, now);
 	}
 	vtd_share_poll(srv, now);
+	vtd_satip_tick(srv, now);
 	/* idle (no tune in the last 3 s): 10 wake-ups a second */
 	vtd_timer_arm(srv, period);
 	if (now - srv->last_house_ns >= 1000000000ull) {
@@ -681,6 +685,7 @@ int vtd_server_run(struct vtd_server *srv)
 				break;
 			}
 			case EV_UDP:
+				vtd_satip_udp_event(srv, e);
 				break;
 			case EV_TIMER:
 				vtd_timer(srv);
@@ -706,6 +711,7 @@ void vtd_server_fini(struct vtd_server *srv)
 			vtd_conn_close(c, NULL);
 	for (c = srv->conns; c; c = c->next)
 		vtd_conn_close(c, NULL);
+	vtd_satip_fini(srv);
 	vtd_reap(srv);
 	for (i = 0; i < srv->nlisten; i++)
 		close(srv->listen[i].ev.fd);

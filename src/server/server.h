@@ -58,6 +58,8 @@ struct vtd_config {
 	const char *name;		/* server name in HELLO_REPLY */
 	const struct vtp_psk *psk;	/* --psk-file, or NULL */
 	unsigned int max_per_addr;	/* connections from one address */
+	const char *satip;		/* --satip ADDR[:PORT], or NULL */
+	bool satip_announce;		/* SSDP (not with --no-announce) */
 };
 
 enum vtd_conn_kind { CONN_NEW, CONN_CONTROL, CONN_DATA };
@@ -177,6 +179,7 @@ struct vtd_server {
 	struct vtp_msg *msg;		/* decode buffer (16 KiB) */
 	uint8_t *tsbuf;			/* TS frame being built */
 	uint8_t *sealbuf;		/* a frame being sealed */
+	struct vtd_satip *satip;	/* --satip: satip.c's state */
 };
 
 /* server.c */

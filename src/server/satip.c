@@ -1,0 +1,1230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * satip.c - vtunerd's SAT>IP sessions and their output (satip.h).
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dvb/frontend.h>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "satip/desc.h"
+#include "satip/query.h"
+#include "satip/report.h"
+#include "satip/rtsp.h"
+#include "server/satip.h"
+#include "server/server.h"
+#include "server/share.h"
+#include "server/ssdp.h"
+
+#define RTP_PKTS	7			/* TS packets per datagram */
+#define RTP_HDR		12
+#define MMSG_BATCH	64			/* datagrams per sendmmsg() */
+#define EMPTY_RTP_NS	(100 * 1000000ull)	/* at least one RTP a 100 ms */
+#define RTCP_NS		(200 * 1000000ull)
+
+enum vtd_satip_tr { TR_UDP, TR_TCP, TR_HTTP };
+
+struct vtd_satip_sess {
+	struct vtd_satip_sess *next;
+	struct vtd_server *srv;
+	uint32_t id;			/* Session: */
+	unsigned int stream_id;		/* com.ses.streamID */
+	char peer[64];			/* for the log */
+	char addr[48];
+	struct vtd_conn *conn;		/* TCP, HTTP: the connection; UDP:
+					 * the last that spoke for it */
+	enum vtd_satip_tr tr;
+	struct sockaddr_storage rtp_to, rtcp_to;
+	socklen_t to_len;
+	uint8_t ch_rtp, ch_rtcp;	/* interleaved channels */
+	bool playing;
+	bool dead;
+	uint64_t last_ns;		/* last request naming it */
+	bool tuned;			/* tune is valid */
+	struct satip_tune tune;
+	struct satip_pidset pids;	/* what it asked for */
+	struct vtd_stream st;
+	uint16_t seq;
+	uint32_t ssrc;
+	uint64_t packets, octets, dropped;
+	uint64_t last_rtp_ns, last_rtcp_ns;
+};
+
+struct vtd_satip {
+	struct vtd_listener listen[VTD_MAX_LISTEN];
+	unsigned int nlisten;
+	int rtp_fd, rtcp_fd;
+	uint16_t rtp_port;
+	uint16_t rtsp_port;
+	struct vtd_satip_sess *sessions;
+	unsigned int nsessions;
+	unsigned int next_stream;
+	struct satip_tune tuned[VTD_MAX_TUNERS];	/* of each shared tuner */
+	struct satip_req req;
+	char reply[8192];
+	char body[16384];
+	char caps[64];
+	unsigned int frontends[3];	/* DVB-S2, DVB-T, DVB-C tuners */
+	char uuid[37];
+	char name[VTP_PEER_NAME_MAX + 1];	/* friendlyName */
+	struct vtd_ssdp *ssdp;		/* NULL: not announced */
+	struct vtd_ev ssdp_ev;		/* EV_UDP */
+	uint64_t ssdp_due;		/* next NOTIFY round */
+};
+
+static struct vtd_satip *vtd_sp(const struct vtd_server *srv)
+{
+	return srv->satip;
+}
+
+struct satip_req *vtd_satip_req_buf(struct vtd_server *srv)
+{
+	return &vtd_sp(srv)->req;
+}
+
+unsigned int vtd_satip_sessions(const struct vtd_server *srv)
+{
+	return srv->satip ? vtd_sp(srv)->nsessions : 0;
+}
+
+/* ---- replies ------------------------------------------------------------ */
+
+static void vtd_satip_send(struct vtd_conn *c, const char *buf, size_t len)
+{
+	if (vtp_queue_put(&c->q, buf, len, VTP_QUEUE_KEEP) < 0) {
+		vt_info("#%u %s: output queue full: connection closed", c->id,
+			c->peer);
+		vtd_conn_close(c, NULL);
+		return;
+	}
+	vtd_conn_flush(c);
+}
+
+/* "RTSP/1.0 CODE REASON", CSeq, Server, then the caller's headers */
+static int vtd_satip_start(char *buf, size_t cap, const struct satip_req *q,
+			   int code)
+{
+	int n = satip_reply_start(buf, cap, code,
+				  q->has_cseq ? (int64_t)q->cseq : -1,
+				  q->proto);
+
+	if (n >= 0)
+		n = satip_reply_add(buf, cap, n, "Server: vtunerd/%s\r\n",
+				    VT_VERSION);
+	return n;
+}
+
+void vtd_satip_error(struct vtd_conn *c, const struct satip_req *q, int code,
+		     const char *header)
+{
+	char buf[512];
+	int n = vtd_satip_start(buf, sizeof(buf), q, code);
+
+	if (n >= 0 && header)
+		n = satip_reply_add(buf, sizeof(buf), n, "%s\r\n", header);
+	if (n >= 0 && q->proto == SATIP_HTTP)
+		n = satip_reply_add(buf, sizeof(buf), n,
+				    "Content-Length: 0\r\n");
+	if (n >= 0)
+		n = satip_reply_add(buf, sizeof(buf), n, "\r\n");
+	if (n > 0)
+		vtd_satip_send(c, buf, (size_t)n);
+}
+
+/* ---- sessions ----------------------------------------------------------- */
+
+static struct vtd_satip_sess *vtd_satip_find(struct vtd_server *srv,
+					     const char *id)
+{
+	struct vtd_satip_sess *s;
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(id, &end, 10);
+	if (!*id || *end || errno || v > UINT32_MAX)
+		return NULL;
+	for (s = vtd_sp(srv)->sessions; s; s = s->next)
+		if (!s->dead && s->id == v)
+			return s;
+	return NULL;
+}
+
+static struct vtd_satip_sess *vtd_satip_by_stream(struct vtd_server *srv,
+						  int stream_id)
+{
+	struct vtd_satip_sess *s;
+
+	for (s = vtd_sp(srv)->sessions; s; s = s->next)
+		if (!s->dead && (int)s->stream_id == stream_id)
+			return s;
+	return NULL;
+}
+
+static void vtd_satip_ts(struct vtd_stream *st, const uint8_t *const *pkt,
+			 size_t n);
+
+static const struct vtd_stream_ops vtd_satip_stream_ops = {
+	.ts = vtd_satip_ts,
+};
+
+static struct vtd_satip_sess *vtd_satip_new(struct vtd_conn *c,
+					    enum vtd_satip_tr tr)
+{
+	struct vtd_satip *sp = vtd_sp(c->srv);
+	struct vtd_satip_sess *s = calloc(1, sizeof(*s));
+	uint32_t r[2] = { 0, 0 };
+
+	if (!s)
+		return NULL;
+	if (getrandom(r, sizeof(r), 0) != sizeof(r)) {
+		r[0] = (uint32_t)vt_now_ns();
+		r[1] = (uint32_t)(vt_now_ns() >> 17);
+	}
+	/* ten digits, none a leading zero (some clients strip them) */
+	s->id = 1000000000u + r[0] % 3000000000u;
+	s->ssrc = r[1];
+	s->srv = c->srv;
+	s->tr = tr;
+	s->conn = c;
+	s->stream_id = ++sp->next_stream;
+	if (!sp->next_stream)
+		s->stream_id = sp->next_stream = 1;
+	s->last_ns = vt_now_ns();
+	s->st.ops = &vtd_satip_stream_ops;
+	snprintf(s->peer, sizeof(s->peer), "%s", c->peer);
+	snprintf(s->addr, sizeof(s->addr), "%s", c->addr);
+	s->next = sp->sessions;
+	sp->sessions = s;
+	sp->nsessions++;
+	return s;
+}
+
+static void vtd_satip_end(struct vtd_satip_sess *s, const char *why)
+{
+	struct vtd_satip *sp = vtd_sp(s->srv);
+
+	if (s->dead)
+		return;
+	vt_notice("SAT>IP session %u (stream %u, %s): %s; %llu packets sent, "
+		  "%llu dropped", s->id, s->stream_id, s->peer, why,
+		  (unsigned long long)s->packets,
+		  (unsigned long long)s->dropped);
+	vtd_share_leave(s->srv, &s->st);
+	s->dead = true;
+	s->conn = NULL;
+	sp->nsessions--;
+}
+
+static void vtd_satip_reap(struct vtd_satip *sp)
+{
+	struct vtd_satip_sess **pp = &sp->sessions, *s;
+
+	while ((s = *pp)) {
+		if (s->dead) {
+			*pp = s->next;
+			free(s);
+		} else {
+			pp = &s->next;
+		}
+	}
+}
+
+void vtd_satip_conn_closed(struct vtd_conn *c)
+{
+	struct vtd_satip_sess *s;
+
+	if (!c->srv->satip)
+		return;
+	for (s = vtd_sp(c->srv)->sessions; s; s = s->next) {
+		if (s->dead || s->conn != c)
+			continue;
+		if (s->tr == TR_UDP)
+			s->conn = NULL;	/* lives on until TEARDOWN or timeout */
+		else
+			vtd_satip_end(s, "connection closed");
+	}
+}
+
+bool vtd_satip_conn_has_sessions(const struct vtd_conn *c)
+{
+	struct vtd_satip_sess *s;
+
+	for (s = vtd_sp(c->srv)->sessions; s; s = s->next)
+		if (!s->dead && s->conn == c)
+			return true;
+	return false;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static uint32_t vtd_rtp_clock(uint64_t now)
+{
+	return (uint32_t)(now / 100000ull * 9ull);	/* 90 kHz */
+}
+
+/* RTP interleaved in the connection, or the bare TS of HTTP: copied */
+static void vtd_satip_ts_tcp(struct vtd_satip_sess *s,
+			     const uint8_t *const *pkt, size_t n)
+{
+	struct vtd_conn *c = s->conn;
+	uint8_t hdr[4 + RTP_HDR];
+	struct iovec iov[1 + RTP_PKTS];
+	uint64_t now = vt_now_ns();
+	size_t i, k, m;
+
+	if (!c || c->dead || c->closing)
+		return;
+	for (i = 0; i < n; i += m) {
+		m = n - i < RTP_PKTS ? n - i : RTP_PKTS;
+		for (k = 0; k < m; k++) {
+			iov[1 + k].iov_base = (void *)pkt[i + k];
+			iov[1 + k].iov_len = 188;
+		}
+		if (s->tr == TR_HTTP) {
+			if (vtp_queue_putv(&c->q, iov + 1, (int)m, 0) < 0) {
+				s->dropped += m;
+				continue;
+			}
+		} else {
+			satip_interleaved_hdr(hdr, s->ch_rtp,
+					      (uint16_t)(RTP_HDR + m * 188));
+			satip_rtp_header(hdr + 4, s->seq, vtd_rtp_clock(now),
+					 s->ssrc);
+			iov[0].iov_base = hdr;
+			iov[0].iov_len = sizeof(hdr);
+			if (vtp_queue_putv(&c->q, iov, (int)m + 1, 0) < 0) {
+				s->dropped += m;
+				continue;
+			}
+			s->seq++;
+		}
+		s->packets++;
+		s->octets += m * 188;
+	}
+	s->last_rtp_ns = now;
+	vtd_conn_flush(c);
+}
+
+/*
+ * RTP over UDP: datagrams of up to 7 packets, each an RTP header and the
+ * packets where the tuner's read put them, MMSG_BATCH to a sendmmsg().
+ */
+static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
+			     const uint8_t *const *pkt, size_t n)
+{
+	static uint8_t hdr[MMSG_BATCH][RTP_HDR];
+	static struct iovec iov[MMSG_BATCH][1 + RTP_PKTS];
+	static struct mmsghdr mm[MMSG_BATCH];
+	struct vtd_satip *sp = vtd_sp(s->srv);
+	uint64_t now = vt_now_ns();
+	uint32_t ts = vtd_rtp_clock(now);
+	size_t i = 0, k, m;
+	unsigned int nm;
+	int sent;
+
+	while (i < n) {
+		for (nm = 0; nm < MMSG_BATCH && i < n; nm++, i += m) {
+			m = n - i < RTP_PKTS ? n - i : RTP_PKTS;
+			satip_rtp_header(hdr[nm], (uint16_t)(s->seq + nm), ts,
+					 s->ssrc);
+			iov[nm][0].iov_base = hdr[nm];
+			iov[nm][0].iov_len = RTP_HDR;
+			for (k = 0; k < m; k++) {
+				iov[nm][1 + k].iov_base = (void *)pkt[i + k];
+				iov[nm][1 + k].iov_len = 188;
+			}
+			memset(&mm[nm], 0, sizeof(mm[nm]));
+			mm[nm].msg_hdr.msg_name = &s->rtp_to;
+			mm[nm].msg_hdr.msg_namelen = s->to_len;
+			mm[nm].msg_hdr.msg_iov = iov[nm];
+			mm[nm].msg_hdr.msg_iovlen = 1 + m;
+		}
+		sent = sendmmsg(sp->rtp_fd, mm, nm, MSG_DONTWAIT);
+		if (sent < 0)
+			sent = 0;
+		for (k = 0; k < nm; k++) {
+			size_t pk = (mm[k].msg_hdr.msg_iovlen - 1);
+
+			if ((int)k < sent) {
+				s->packets++;
+				s->octets += pk * 188;
+			} else {
+				s->dropped += pk;
+			}
+		}
+		/* RTP numbers every datagram made, sent or not */
+		s->seq = (uint16_t)(s->seq + nm);
+	}
+	s->last_rtp_ns = now;
+}
+
+static void vtd_satip_ts(struct vtd_stream *st, const uint8_t *const *pkt,
+			 size_t n)
+{
+	struct vtd_satip_sess *s = (struct vtd_satip_sess *)
+		((char *)st - offsetof(struct vtd_satip_sess, st));
+
+	if (!s->playing || s->dead)
+		return;
+	if (s->tr == TR_UDP)
+		vtd_satip_ts_udp(s, pkt, n);
+	else
+		vtd_satip_ts_tcp(s, pkt, n);
+}
+
+/* An RTP packet without payload: the client knows the session lives. */
+static void vtd_satip_empty_rtp(struct vtd_satip_sess *s, uint64_t now)
+{
+	uint8_t buf[4 + RTP_HDR];
+
+	if (s->tr == TR_HTTP)
+		return;
+	satip_rtp_header(buf + 4, s->seq++, vtd_rtp_clock(now), s->ssrc);
+	if (s->tr == TR_UDP) {
+		sendto(vtd_sp(s->srv)->rtp_fd, buf + 4, RTP_HDR, MSG_DONTWAIT,
+		       (struct sockaddr *)&s->rtp_to, s->to_len);
+	} else if (s->conn && !s->conn->dead) {
+		satip_interleaved_hdr(buf, s->ch_rtp, RTP_HDR);
+		if (vtp_queue_put(&s->conn->q, buf, sizeof(buf), 0) == 0)
+			vtd_conn_flush(s->conn);
+	}
+	s->last_rtp_ns = now;
+}
+
+/* The fmtp / SES1 string of s: "ver=1.0;src=1;tuner=...;pids=..." */
+static int vtd_satip_fmtp(const struct vtd_satip_sess *s, char *buf,
+			  size_t len)
+{
+	const struct vtd_tuner *t = s->st.tuner;
+	struct satip_fmtp_args a;
+	struct satip_signal sig;
+
+	memset(&a, 0, sizeof(a));
+	if (t) {
+		satip_signal_of(&t->status, s->tune.msys, &sig);
+		a.fe = t->info.index + 1u;
+		a.sig = &sig;
+	}
+	a.tune = s->tuned ? &s->tune : NULL;
+	a.pids = &s->pids;
+	return satip_fmtp(buf, len, &a);
+}
+
+static void vtd_satip_rtcp(struct vtd_satip_sess *s, uint64_t now)
+{
+	uint8_t pkt[1500], out[4 + 1500];
+	char fmtp[600];
+	struct timespec rt;
+	uint64_t ntp;
+	int n;
+
+	if (s->tr == TR_HTTP || vtd_satip_fmtp(s, fmtp, sizeof(fmtp)) < 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ntp = satip_ntp((uint64_t)rt.tv_sec, (uint32_t)rt.tv_nsec);
+	n = satip_rtcp_build(pkt, sizeof(pkt), s->ssrc, (uint32_t)s->packets,
+			     (uint32_t)s->octets, ntp, vtd_rtp_clock(now),
+			     fmtp);
+	if (n <= 0)
+		return;
+	if (s->tr == TR_UDP) {
+		sendto(vtd_sp(s->srv)->rtcp_fd, pkt, (size_t)n, MSG_DONTWAIT,
+		       (struct sockaddr *)&s->rtcp_to, s->to_len);
+	} else if (s->conn && !s->conn->dead) {
+		satip_interleaved_hdr(out, s->ch_rtcp, (uint16_t)n);
+		memcpy(out + 4, pkt, (size_t)n);
+		if (vtp_queue_put(&s->conn->q, out, (size_t)n + 4, 0) == 0)
+			vtd_conn_flush(s->conn);
+	}
+	s->last_rtcp_ns = now;
+}
+
+void vtd_satip_tick(struct vtd_server *srv, uint64_t now)
+{
+	struct vtd_satip *sp = vtd_sp(srv);
+	struct vtd_satip_sess *s;
+
+	if (!sp)
+		return;
+	if (sp->ssdp && now >= sp->ssdp_due)
+		sp->ssdp_due = vtd_ssdp_tick(sp->ssdp, now);
+	for (s = sp->sessions; s; s = s->next) {
+		if (s->dead)
+			continue;
+		if (s->tr == TR_UDP &&
+		    now - s->last_ns >= VTD_SATIP_TIMEOUT_S * 1000000000ull) {
+			vtd_satip_end(s, "timeout (no request for "
+				      "60 s)");
+			continue;
+		}
+		if (!s->playing)
+			continue;
+		if (now - s->last_rtp_ns >= EMPTY_RTP_NS)
+			vtd_satip_empty_rtp(s, now);
+		if (now - s->last_rtcp_ns >= RTCP_NS)
+			vtd_satip_rtcp(s, now);
+	}
+	vtd_satip_reap(sp);
+}
+
+/* ---- tuning ------------------------------------------------------------- */
+
+static bool vtd_tuner_has(const struct vtd_tuner *t, unsigned int delsys)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->info.num_delsys; i++)
+		if (t->info.delsys[i] == delsys)
+			return true;
+	return false;
+}
+
+/* SEC, then the properties: the transponder of tune on t. */
+static int vtd_satip_tune_tuner(struct vtd_tuner *t,
+				const struct satip_tune *tune,
+				char *err, size_t errlen)
+{
+	struct satip_dvb d;
+	int r;
+
+	static const struct satip_lnb lnb = SATIP_LNB_UNIVERSAL;
+
+	if (satip_tune_to_props(tune, &lnb, &d, err, errlen) < 0)
+		return -EINVAL;
+	if (d.sec) {
+		if ((r = t->ops->set_voltage(t, d.voltage)) < 0 ||
+		    (d.diseqc.len &&
+		     (r = t->ops->diseqc_master(t, d.diseqc.msg,
+						d.diseqc.len)) < 0) ||
+		    (r = t->ops->set_tone(t, d.tone)) < 0) {
+			snprintf(err, errlen, "SEC: %s", strerror(-r));
+			return r;
+		}
+	}
+	r = t->ops->tune(t, d.props, d.num);
+	if (r < 0)
+		snprintf(err, errlen, "tune: %s", strerror(-r));
+	if (t->ops->flush_ts)
+		t->ops->flush_ts(t);
+	return r;
+}
+
+/*
+ * s to the transponder of tune: the tuner it has if it is the only one
+ * on it, one tuned there already (shared), else a free one; fe (1..N, 0:
+ * any) names one.  0, or an RTSP status (503, 404) with header set.
+ */
+static int vtd_satip_retune(struct vtd_satip_sess *s,
+			    const struct satip_tune *tune,
+			    char *header, size_t hlen)
+{
+	struct vtd_server *srv = s->srv;
+	struct vtd_satip *sp = vtd_sp(srv);
+	struct vtd_tuner *cur = s->st.tuner, *t, *pick = NULL;
+	char err[128];
+	unsigned int i, lo = 0, hi = srv->tuners->num;
+	uint32_t fe = satip_has(tune, SATIP_A_FE) ? tune->fe : 0;
+	int r;
+
+	if (fe) {
+		if (fe > srv->tuners->num) {
+			snprintf(header, hlen, "Check-Syntax: fe");
+			return 404;
+		}
+		lo = fe - 1;
+		hi = fe;
+	}
+	if (cur && s->tuned && satip_tune_same(&s->tune, tune) &&
+	    (!fe || (uint32_t)cur->info.index + 1 == fe))
+		return 0;
+	/* alone on it: retune in place */
+	if (cur && cur->nstreams == 1 && vtd_tuner_has(cur, tune->msys) &&
+	    (!fe || (uint32_t)cur->info.index + 1 == fe)) {
+		r = vtd_satip_tune_tuner(cur, tune, err, sizeof(err));
+		if (r < 0) {
+			vt_info("SAT>IP session %u: %s", s->id, err);
+			snprintf(header, hlen, "Check-Syntax: %s", err);
+			return r == -EINVAL ? 400 : 503;
+		}
+		sp->tuned[cur->info.index] = *tune;
+		s->tune = *tune;
+		s->tuned = true;
+		return 0;
+	}
+	for (i = lo; i < hi && !pick; i++) {
+		t = srv->tuners->t[i];
+		if (t != cur && t->nstreams && !t->owner &&
+		    satip_tune_same(&sp->tuned[i], tune))
+			pick = t;
+	}
+	for (i = lo; i < hi && !pick; i++) {
+		t = srv->tuners->t[i];
+		if (!vtd_share_busy(t) && vtd_tuner_has(t, tune->msys))
+			pick = t;
+	}
+	if (!pick) {
+		snprintf(header, hlen, "No-More: frontends");
+		return 503;
+	}
+	vtd_share_leave(srv, &s->st);
+	s->tuned = false;
+	if (pick->nstreams) {
+		r = vtd_share_join(srv, &s->st, pick);
+	} else {
+		r = vtd_share_join(srv, &s->st, pick);
+		if (!r) {
+			r = vtd_satip_tune_tuner(pick, tune, err, sizeof(err));
+			if (r < 0) {
+				vt_info("SAT>IP session %u: tuner %u: %s",
+					s->id, pick->info.index, err);
+				vtd_share_leave(srv, &s->st);
+				snprintf(header, hlen, "Check-Syntax: %s", err);
+				return r == -EINVAL ? 400 : 503;
+			}
+			sp->tuned[pick->info.index] = *tune;
+		}
+	}
+	if (r < 0) {
+		snprintf(header, hlen, "No-More: frontends");
+		return 503;
+	}
+	s->tune = *tune;
+	s->tuned = true;
+	vt_info("SAT>IP session %u (%s): tuner %u (%s), %u stream(s)", s->id,
+		s->peer, pick->info.index, pick->where, pick->nstreams);
+	return 0;
+}
+
+/* The PIDs s asked for to its tuner. */
+static void vtd_satip_apply_pids(struct vtd_satip_sess *s)
+{
+	char missing[128];
+
+	if (!s->st.tuner)
+		return;
+	if (vtd_share_set_pids(&s->st, s->pids.pid, s->pids.num,
+			       s->pids.all, missing, sizeof(missing)) < 0)
+		vt_warn("SAT>IP session %u (%s): tuner %u does not deliver %s",
+			s->id, s->peer, s->st.tuner->info.index, missing);
+}
+
+/*
+ * The query of a SETUP or PLAY: tune (when it names a transponder) and
+ * PIDs.  0, or an RTSP status with header set.
+ */
+static int vtd_satip_query(struct vtd_satip_sess *s, const struct satip_req *q,
+			   char *header, size_t hlen)
+{
+	struct satip_tune tune;
+	struct satip_pids_op op;
+	char err[128];
+	int code;
+
+	if (!q->has_query || !q->query[0])
+		return 0;
+	if (satip_query_parse(q->query, &tune, &op, err, sizeof(err)) < 0) {
+		snprintf(header, hlen, "Check-Syntax: %s", err);
+		return 400;
+	}
+	if (satip_has(&tune, SATIP_A_FREQ)) {
+		code = vtd_satip_retune(s, &tune, header, hlen);
+		if (code)
+			return code;
+	}
+	if (satip_pids_apply(&s->pids, &op) < 0) {
+		snprintf(header, hlen, "No-More: pids");
+		return 503;
+	}
+	vtd_satip_apply_pids(s);
+	return 0;
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static const char *vtd_satip_host(const struct vtd_conn *c, char *buf,
+				  size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(c->ev.fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)len, NULL,
+			0, NI_NUMERICHOST))
+		snprintf(buf, len, "0.0.0.0");
+	return buf;
+}
+
+/* Where the RTP and RTCP of a UDP session go: the client, its ports. */
+static int vtd_satip_dest(struct vtd_satip_sess *s, struct vtd_conn *c,
+			  const struct satip_transport *tr)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getpeername(c->ev.fd, (struct sockaddr *)&ss, &sl) < 0)
+		return -errno;
+	s->rtp_to = ss;
+	s->rtcp_to = ss;
+	s->to_len = sl;
+	if (ss.ss_family == AF_INET) {
+		((struct sockaddr_in *)&s->rtp_to)->sin_port =
+			htons(tr->client_port[0]);
+		((struct sockaddr_in *)&s->rtcp_to)->sin_port =
+			htons(tr->client_port[1]);
+	} else {
+		((struct sockaddr_in6 *)&s->rtp_to)->sin6_port =
+			htons(tr->client_port[0]);
+		((struct sockaddr_in6 *)&s->rtcp_to)->sin6_port =
+			htons(tr->client_port[1]);
+	}
+	return 0;
+}
+
+static void vtd_satip_options(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip_sess *s = NULL;
+	char *buf = vtd_sp(c->srv)->reply;
+	int n;
+
+	if (q->session[0]) {
+		s = vtd_satip_find(c->srv, q->session);
+		if (!s) {
+			vtd_satip_error(c, q, 454, NULL);
+			return;
+		}
+		s->last_ns = vt_now_ns();
+	}
+	n = vtd_satip_start(buf, 8192, q, 200);
+	n = satip_reply_add(buf, 8192, n, "Public: OPTIONS, DESCRIBE, SETUP, "
+			    "PLAY, TEARDOWN\r\n");
+	if (s)
+		n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n",
+				    s->id, VTD_SATIP_TIMEOUT_S);
+	n = satip_reply_add(buf, 8192, n, "\r\n");
+	if (n > 0)
+		vtd_satip_send(c, buf, (size_t)n);
+}
+
+static bool vtd_satip_room(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_server *srv = c->srv;
+	unsigned int max = srv->cfg->max_clients;
+
+	if (max && srv->nsessions + vtd_sp(srv)->nsessions >= max) {
+		vt_info("%s: SAT>IP session refused: %u clients and sessions "
+			"(--max-clients %u)", c->peer,
+			srv->nsessions + vtd_sp(srv)->nsessions, max);
+		vtd_satip_error(c, q, 503, "No-More: sessions");
+		return false;
+	}
+	return true;
+}
+
+static void vtd_satip_setup(struct vtd_conn *c, const struct satip_req *q)
+{
+	const struct satip_transport *tr = &q->transport;
+	struct vtd_satip *sp = vtd_sp(c->srv);
+	struct vtd_satip_sess *s;
+	char header[200] = "", host[64];
+	char *buf = sp->reply;
+	bool created = false;
+	int code, n;
+
+	if (tr->profile == SATIP_TR_NONE || tr->profile == SATIP_TR_OTHER ||
+	    tr->multicast ||
+	    (tr->profile == SATIP_TR_UDP && !tr->has_client_port)) {
+		vtd_satip_error(c, q, 461, NULL);
+		return;
+	}
+	if (q->session[0]) {
+		s = vtd_satip_find(c->srv, q->session);
+		if (!s) {
+			vtd_satip_error(c, q, 454, NULL);
+			return;
+		}
+	} else {
+		if (!vtd_satip_room(c, q))
+			return;
+		s = vtd_satip_new(c, tr->profile == SATIP_TR_TCP ? TR_TCP :
+				  TR_UDP);
+		if (!s) {
+			vtd_satip_error(c, q, 503, NULL);
+			return;
+		}
+		created = true;
+	}
+	s->last_ns = vt_now_ns();
+	s->conn = c;
+	if (tr->profile == SATIP_TR_TCP) {
+		s->tr = TR_TCP;
+		s->ch_rtp = tr->has_interleaved ? tr->interleaved[0] : 0;
+		s->ch_rtcp = tr->has_interleaved ? tr->interleaved[1] : 1;
+	} else {
+		s->tr = TR_UDP;
+		if (vtd_satip_dest(s, c, tr) < 0) {
+			vtd_satip_end(s, "no peer address");
+			vtd_satip_error(c, q, 500, NULL);
+			return;
+		}
+	}
+	code = vtd_satip_query(s, q, header, sizeof(header));
+	if (code) {
+		if (created)
+			vtd_satip_end(s, "refused");
+		vtd_satip_error(c, q, code, header[0] ? header : NULL);
+		return;
+	}
+	n = vtd_satip_start(buf, 8192, q, 200);
+	n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n",
+			    s->id, VTD_SATIP_TIMEOUT_S);
+	if (s->tr == TR_TCP)
+		n = satip_reply_add(buf, 8192, n, "Transport: RTP/AVP/TCP;"
+				    "unicast;interleaved=%u-%u\r\n",
+				    s->ch_rtp, s->ch_rtcp);
+	else
+		n = satip_reply_add(buf, 8192, n, "Transport: RTP/AVP;unicast;"
+				    "destination=%s;source=%s;"
+				    "client_port=%u-%u;server_port=%u-%u\r\n",
+				    c->addr, vtd_satip_host(c, host, sizeof(host)),
+				    tr->client_port[0], tr->client_port[1],
+				    sp->rtp_port, sp->rtp_port + 1);
+	n = satip_reply_add(buf, 8192, n, "com.ses.streamID: %u\r\n\r\n",
+			    s->stream_id);
+	if (n > 0)
+		vtd_satip_send(c, buf, (size_t)n);
+	if (created)
+		vt_info("SAT>IP session %u (stream %u) for %s, RTP over %s",
+			s->id, s->stream_id, c->peer,
+			s->tr == TR_TCP ? "RTSP (TCP)" : "UDP");
+}
+
+static void vtd_satip_play(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip_sess *s;
+	char header[200] = "", host[64];
+	char *buf = vtd_sp(c->srv)->reply;
+	int code, n;
+
+	s = q->session[0] ? vtd_satip_find(c->srv, q->session) : NULL;
+	if (!s) {
+		vtd_satip_error(c, q, 454, NULL);
+		return;
+	}
+	s->last_ns = vt_now_ns();
+	if (s->tr == TR_UDP)
+		s->conn = c;
+	code = vtd_satip_query(s, q, header, sizeof(header));
+	if (code) {
+		vtd_satip_error(c, q, code, header[0] ? header : NULL);
+		return;
+	}
+	if (!s->playing) {
+		s->playing = true;
+		s->last_rtp_ns = s->last_rtcp_ns = 0;
+	}
+	n = vtd_satip_start(buf, 8192, q, 200);
+	n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n"
+			    "RTP-Info: url=rtsp://%s/stream=%u;seq=%u\r\n"
+			    "Range: npt=0.000-\r\n\r\n", s->id,
+			    VTD_SATIP_TIMEOUT_S,
+			    vtd_satip_host(c, host, sizeof(host)),
+			    s->stream_id, s->seq);
+	if (n > 0)
+		vtd_satip_send(c, buf, (size_t)n);
+	/* the client knows at once that the stream runs */
+	vtd_satip_empty_rtp(s, vt_now_ns());
+}
+
+static void vtd_satip_teardown(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip_sess *s;
+	char *buf = vtd_sp(c->srv)->reply;
+	int n;
+
+	s = q->session[0] ? vtd_satip_find(c->srv, q->session) : NULL;
+	if (!s) {
+		vtd_satip_error(c, q, 454, NULL);
+		return;
+	}
+	n = vtd_satip_start(buf, 8192, q, 200);
+	n = satip_reply_add(buf, 8192, n, "Session: %u\r\n\r\n", s->id);
+	if (n > 0)
+		vtd_satip_send(c, buf, (size_t)n);
+	vtd_satip_end(s, "TEARDOWN");
+}
+
+/* The SDP of one session, or of all when q names no stream. */
+static void vtd_satip_describe(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip *sp = vtd_sp(c->srv);
+	struct vtd_satip_sess *s, *only = NULL;
+	struct satip_sdp_stream *st;
+	struct satip_sdp_args a;
+	char host[64], (*fmtp)[600];
+	unsigned int k = 0, i;
+	int n, len;
+
+	vtd_satip_host(c, host, sizeof(host));
+	if (q->stream_id >= 0) {
+		only = vtd_satip_by_stream(c->srv, q->stream_id);
+		if (!only) {
+			vtd_satip_error(c, q, 404, NULL);
+			return;
+		}
+	} else if (q->session[0]) {
+		only = vtd_satip_find(c->srv, q->session);
+	}
+	st = calloc(sp->nsessions + 1, sizeof(*st));
+	fmtp = calloc(sp->nsessions + 1, sizeof(*fmtp));
+	if (!st || !fmtp) {
+		free(st);
+		free(fmtp);
+		vtd_satip_error(c, q, 503, NULL);
+		return;
+	}
+	for (s = sp->sessions; s && k < sp->nsessions; s = s->next) {
+		if (s->dead || (only && s != only) ||
+		    vtd_satip_fmtp(s, fmtp[k], sizeof(fmtp[k])) < 0)
+			continue;
+		st[k].stream_id = s->stream_id;
+		st[k].fmtp = fmtp[k];
+		st[k].active = s->playing;
+		k++;
+	}
+	memset(&a, 0, sizeof(a));
+	a.addr = host;
+	a.session = only ? only->id : 0;
+	for (i = 0; i < 3; i++)
+		a.frontends[i] = sp->frontends[i];
+	a.streams = st;
+	a.num_streams = k;
+	len = k ? satip_sdp(sp->body, sizeof(sp->body), &a) : -ENOENT;
+	free(st);
+	free(fmtp);
+	if (len < 0) {
+		vtd_satip_error(c, q, 404, NULL);
+		return;
+	}
+	n = vtd_satip_start(sp->reply, sizeof(sp->reply), q, 200);
+	if (only)
+		n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+				    "Session: %u\r\n", only->id);
+	n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+			    "Content-Type: application/sdp\r\n"
+			    "Content-Base: rtsp://%s/\r\n"
+			    "Content-Length: %d\r\n\r\n", host, len);
+	if (n > 0) {
+		vtd_satip_send(c, sp->reply, (size_t)n);
+		if (!c->dead)
+			vtd_satip_send(c, sp->body, (size_t)len);
+	}
+}
+
+static void vtd_satip_desc(const struct vtd_satip *sp, struct satip_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->friendly_name = sp->name;
+	d->model_number = VT_VERSION;
+	d->uuid = sp->uuid;
+	d->caps = sp->caps;
+	d->config_id = satip_config_id(d);
+}
+
+/* HTTP: desc.xml, or GET /?QUERY: the TS of that query until closed. */
+static void vtd_satip_http(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip *sp = vtd_sp(c->srv);
+	struct vtd_satip_sess *s;
+	struct satip_desc d;
+	char header[200] = "";
+	int n, len, code;
+
+	if (!strcmp(q->path, "/desc.xml")) {
+		vtd_satip_desc(sp, &d);
+		len = satip_desc_xml(sp->body, sizeof(sp->body), &d);
+		if (len < 0) {
+			vtd_satip_error(c, q, 500, NULL);
+			return;
+		}
+		n = vtd_satip_start(sp->reply, sizeof(sp->reply), q, 200);
+		n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+				    "Content-Type: text/xml; charset=utf-8\r\n"
+				    "Content-Length: %d\r\n", len);
+		if (sp->rtsp_port != 554)
+			n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+					    "X-SATIP-RTSP-Port: %u\r\n",
+					    sp->rtsp_port);
+		n = satip_reply_add(sp->reply, sizeof(sp->reply), n, "\r\n");
+		if (n > 0) {
+			vtd_satip_send(c, sp->reply, (size_t)n);
+			if (!c->dead && q->method == SATIP_M_GET)
+				vtd_satip_send(c, sp->body, (size_t)len);
+		}
+		return;
+	}
+	if (strcmp(q->path, "/") || !q->has_query || q->method != SATIP_M_GET) {
+		vtd_satip_error(c, q, 404, NULL);
+		return;
+	}
+	if (!vtd_satip_room(c, q))
+		return;
+	s = vtd_satip_new(c, TR_HTTP);
+	if (!s) {
+		vtd_satip_error(c, q, 503, NULL);
+		return;
+	}
+	code = vtd_satip_query(s, q, header, sizeof(header));
+	if (!code && !s->st.tuner)
+		code = 400;	/* nothing to stream without a transponder */
+	if (code) {
+		vtd_satip_end(s, "refused");
+		vtd_satip_error(c, q, code, header[0] ? header : NULL);
+		return;
+	}
+	n = vtd_satip_start(sp->reply, sizeof(sp->reply), q, 200);
+	n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+			    "Content-Type: video/MP2T\r\n"
+			    "Cache-Control: no-cache\r\n"
+			    "Connection: close\r\n\r\n");
+	if (n > 0)
+		vtd_satip_send(c, sp->reply, (size_t)n);
+	s->playing = true;
+	vtd_rtsp_http_streaming(c);
+	vt_info("SAT>IP session %u: HTTP stream for %s", s->id, c->peer);
+}
+
+void vtd_satip_request(struct vtd_conn *c, const struct satip_req *q,
+		       const char *body)
+{
+	(void)body;
+	vt_debug("#%u %s: %s %s%s%s", c->id, c->peer, q->method_name, q->path,
+		 q->has_query ? "?" : "", q->query);
+	if (q->proto == SATIP_HTTP) {
+		vtd_satip_http(c, q);
+		return;
+	}
+	switch (q->method) {
+	case SATIP_M_OPTIONS:
+		vtd_satip_options(c, q);
+		break;
+	case SATIP_M_SETUP:
+		vtd_satip_setup(c, q);
+		break;
+	case SATIP_M_PLAY:
+		vtd_satip_play(c, q);
+		break;
+	case SATIP_M_TEARDOWN:
+		vtd_satip_teardown(c, q);
+		break;
+	case SATIP_M_DESCRIBE:
+		vtd_satip_describe(c, q);
+		break;
+	case SATIP_M_GET_PARAMETER:
+		vtd_satip_options(c, q);	/* a keepalive too */
+		break;
+	default:
+		vtd_satip_error(c, q, 405, NULL);
+		break;
+	}
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+/* An even port for RTP, the next for RTCP, on the RTSP address. */
+static int vtd_satip_udp(struct vtd_satip *sp, const struct sockaddr *sa,
+			 socklen_t sl)
+{
+	struct sockaddr_storage ss;
+	socklen_t l;
+	int i, a, b, sz = 4 << 20;
+
+	for (i = 0; i < 64; i++) {
+		memcpy(&ss, sa, sl);
+		if (ss.ss_family == AF_INET)
+			((struct sockaddr_in *)&ss)->sin_port = 0;
+		else
+			((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+		a = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		b = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (a < 0 || b < 0 || bind(a, (struct sockaddr *)&ss, sl) < 0)
+			goto next;
+		l = sl;
+		getsockname(a, (struct sockaddr *)&ss, &l);
+		if (ss.ss_family == AF_INET) {
+			struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+			if (ntohs(in->sin_port) & 1)
+				goto next;
+			sp->rtp_port = ntohs(in->sin_port);
+			in->sin_port = htons(sp->rtp_port + 1);
+		} else {
+			struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+			if (ntohs(in6->sin6_port) & 1)
+				goto next;
+			sp->rtp_port = ntohs(in6->sin6_port);
+			in6->sin6_port = htons(sp->rtp_port + 1);
+		}
+		if (bind(b, (struct sockaddr *)&ss, sl) < 0)
+			goto next;
+		setsockopt(a, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+		sp->rtp_fd = a;
+		sp->rtcp_fd = b;
+		return 0;
+next:
+		if (a >= 0)
+			close(a);
+		if (b >= 0)
+			close(b);
+	}
+	return -1;
+}
+
+void vtd_satip_udp_event(struct vtd_server *srv, struct vtd_ev *ev)
+{
+	struct vtd_satip *sp = vtd_sp(srv);
+
+	if (sp && sp->ssdp && ev == &sp->ssdp_ev)
+		vtd_ssdp_input(sp->ssdp, vt_now_ns());
+}
+
+/* SSDP on the RTSP address; a failure is a warning, not fatal. */
+static void vtd_satip_announce(struct vtd_server *srv, struct vtd_satip *sp,
+			       const char *host)
+{
+	struct vtd_ssdp_config sc;
+	struct satip_desc d;
+	int err;
+
+	vtd_satip_desc(sp, &d);
+	memset(&sc, 0, sizeof(sc));
+	sc.bind_addr = host[0] ? host : NULL;
+	sc.http_port = sp->rtsp_port;
+	sc.rtsp_port = sp->rtsp_port;
+	sc.uuid = sp->uuid;
+	sc.device_id = 1;
+	sc.config_id = d.config_id;
+	err = vtd_ssdp_open(&sp->ssdp, &sc);
+	if (err < 0) {
+		vt_warn("SAT>IP: no SSDP announcement (port %u: %s): clients "
+			"must be given the address", VTD_SSDP_PORT,
+			strerror(-err));
+		sp->ssdp = NULL;
+		return;
+	}
+	sp->ssdp_ev.kind = EV_UDP;
+	if (vtd_server_watch(srv, &sp->ssdp_ev, vtd_ssdp_fd(sp->ssdp),
+			     true) < 0) {
+		vt_warn("SAT>IP: SSDP: epoll_ctl: %s", strerror(errno));
+		vtd_ssdp_close(sp->ssdp);
+		sp->ssdp = NULL;
+		return;
+	}
+	sp->ssdp_due = 0;
+}
+
+int vtd_satip_init(struct vtd_server *srv, const char *spec)
+{
+	struct vtd_satip *sp = calloc(1, sizeof(*sp));
+	struct satip_tuner_caps caps[VTD_MAX_TUNERS];
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char full[300], seed[300], host[256];
+	unsigned int i;
+
+	if (!sp) {
+		vt_err("out of memory");
+		return -1;
+	}
+	sp->rtp_fd = sp->rtcp_fd = -1;
+	srv->satip = sp;
+	/* ADDR alone: port 554 */
+	if (vtd_parse_listen(spec, host, sizeof(host), seed, sizeof(seed)) < 0) {
+		snprintf(full, sizeof(full), "%s:%u", spec,
+			 VTD_SATIP_DEFAULT_PORT);
+		if (vtd_parse_listen(full, host, sizeof(host), seed,
+				     sizeof(seed)) < 0) {
+			vt_err("--satip: '%s': expected ADDR or ADDR:PORT",
+			       spec);
+			return -1;
+		}
+	} else {
+		snprintf(full, sizeof(full), "%s", spec);
+	}
+	snprintf(sp->name, sizeof(sp->name), "%s",
+		 srv->cfg->name ? srv->cfg->name : "vtunerd");
+	if (vtd_server_listen(srv, "--satip", full, &vtd_rtsp_ops, sp->listen,
+			      &sp->nlisten, VTD_MAX_LISTEN) < 0)
+		return -1;
+	if (getsockname(sp->listen[0].ev.fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    vtd_satip_udp(sp, (struct sockaddr *)&ss, sl) < 0) {
+		vt_err("--satip %s: no UDP port pair for RTP and RTCP: %s",
+		       spec, strerror(errno));
+		return -1;
+	}
+	sp->rtsp_port = ss.ss_family == AF_INET ?
+		ntohs(((struct sockaddr_in *)&ss)->sin_port) :
+		ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	for (i = 0; i < srv->tuners->num; i++) {
+		caps[i].delsys = srv->tuners->t[i]->info.delsys;
+		caps[i].num = srv->tuners->t[i]->info.num_delsys;
+	}
+	satip_caps(sp->caps, sizeof(sp->caps), caps, srv->tuners->num);
+	for (i = 0; i < srv->tuners->num; i++) {
+		int type = satip_tuner_type(caps[i].delsys, caps[i].num);
+
+		if (type == SATIP_DVBS2)
+			sp->frontends[0]++;
+		else if (type == SATIP_DVBT || type == SATIP_DVBT2)
+			sp->frontends[1]++;
+		else if (type == SATIP_DVBC || type == SATIP_DVBC2)
+			sp->frontends[2]++;
+	}
+	gethostname(seed, sizeof(seed) - 8);
+	seed[sizeof(seed) - 8] = 0;
+	snprintf(seed + strlen(seed), 8, ":%u", sp->rtsp_port);
+	satip_uuid_from(seed, sp->uuid);
+	if (srv->cfg->satip_announce)
+		vtd_satip_announce(srv, sp, host);
+	vt_notice("SAT>IP: RTSP on port %u, RTP from ports %u-%u, tuners %s",
+		  sp->rtsp_port, sp->rtp_port, sp->rtp_port + 1,
+		  sp->caps[0] ? sp->caps : "(none of a SAT>IP type)");
+	return 0;
+}
+
+void vtd_satip_fini(struct vtd_server *srv)
+{
+	struct vtd_satip *sp = vtd_sp(srv);
+	struct vtd_satip_sess *s;
+	unsigned int i;
+
+	if (!sp)
+		return;
+	for (s = sp->sessions; s; s = s->next)
+		vtd_satip_end(s, "server stopped");
+	vtd_satip_reap(sp);
+	for (i = 0; i < sp->nlisten; i++)
+		close(sp->listen[i].ev.fd);
+	if (sp->ssdp) {
+		vtd_server_watch(srv, &sp->ssdp_ev, sp->ssdp_ev.fd, false);
+		vtd_ssdp_close(sp->ssdp);
+	}
+	if (sp->rtp_fd >= 0)
+		close(sp->rtp_fd);
+	if (sp->rtcp_fd >= 0)
+		close(sp->rtcp_fd);
+	free(sp);
+	srv->satip = NULL;
+}
