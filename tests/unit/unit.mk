@@ -3,6 +3,7 @@
 # Needs VTP_LIB from src/proto/proto.mk.
 UNIT_DIR    := $(B)/tests/unit
 SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp $(UNIT_DIR)/test_satip_query \
+		    $(UNIT_DIR)/test_satip_report \
 		    $(UNIT_DIR)/test_satip_desc
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_satip_report.c - SAT>IP reports (satip/report.c): level and
+ * quality of a frontend status, the fmtp line of each system, DESCRIBE's
+ * SDP, the RTP header and the RTCP compound packet, bit for bit.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <linux/dvb/frontend.h>
+
+#include "satip/report.h"
+
+static struct satip_signal sig;
+
+static void strength_db(struct vtp_status *s, int64_t mdbm)
+{
+	s->stats[VTP_STAT_STRENGTH].len = 1;
+	s->stats[VTP_STAT_STRENGTH].stat[0].scale = FE_SCALE_DECIBEL;
+	s->stats[VTP_STAT_STRENGTH].stat[0].svalue = mdbm;
+}
+
+static unsigned int level_db(int64_t mdbm)
+{
+	struct vtp_status s = { .status = FE_HAS_SIGNAL };
+
+	strength_db(&s, mdbm);
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	return sig.level;
+}
+
+static void test_level(void **state)
+{
+	struct vtp_status s = { 0 };
+
+	(void)state;
+	/* the spec's two points and the line through them */
+	assert_int_equal(level_db(-25000), 224);
+	assert_int_equal(level_db(-65000), 32);
+	assert_int_equal(level_db(-45000), 128);
+	assert_int_equal(level_db(-45100), 128);	/* 127.52 */
+	assert_int_equal(level_db(-45200), 127);	/* 127.04 */
+	assert_int_equal(level_db(-71000), 3);
+	/* clamped, at least 1 with a signal */
+	assert_int_equal(level_db(-90000), 1);
+	assert_int_equal(level_db(0), 255);
+	assert_int_equal(level_db(INT64_MIN), 1);
+	assert_int_equal(level_db(INT64_MAX), 255);
+	assert_false(sig.lock);
+	assert_int_equal(sig.quality, 0);
+
+	/* relative, then DVBv3 */
+	s.status = FE_HAS_CARRIER;
+	s.stats[VTP_STAT_STRENGTH].len = 1;
+	s.stats[VTP_STAT_STRENGTH].stat[0].scale = FE_SCALE_RELATIVE;
+	s.stats[VTP_STAT_STRENGTH].stat[0].uvalue = 65535;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 255);
+	s.stats[VTP_STAT_STRENGTH].stat[0].uvalue = 32768;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 128);
+	s.stats[VTP_STAT_STRENGTH].stat[0].scale = FE_SCALE_NOT_AVAILABLE;
+	s.signal = 0x8000;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 128);
+	s.stats[VTP_STAT_STRENGTH].len = 0;
+	s.signal = 0xffff;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 255);
+	s.signal = 0;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 1);
+	/* no signal, carrier or lock: 0 whatever the strength says */
+	s.status = FE_HAS_VITERBI | FE_HAS_SYNC;
+	s.signal = 0xffff;
+	satip_signal_of(&s, SYS_DVBT, &sig);
+	assert_int_equal(sig.level, 0);
+}
+
+static unsigned int quality_db(unsigned int delsys, int64_t mdb)
+{
+	struct vtp_status s = { .status = FE_HAS_SIGNAL | FE_HAS_LOCK };
+
+	strength_db(&s, -50000);
+	s.stats[VTP_STAT_CNR].len = 1;
+	s.stats[VTP_STAT_CNR].stat[0].scale = FE_SCALE_DECIBEL;
+	s.stats[VTP_STAT_CNR].stat[0].svalue = mdb;
+	satip_signal_of(&s, delsys, &sig);
+	assert_true(sig.lock);
+	return sig.quality;
+}
+
+static void test_quality(void **state)
+{
+	struct vtp_status s = { .status = FE_HAS_LOCK };
+
+	(void)state;
+	assert_int_equal(quality_db(SYS_DVBS2, 15000), 15);
+	assert_int_equal(quality_db(SYS_DVBS2, 7500), 8);
+	assert_int_equal(quality_db(SYS_DVBS, 7400), 7);
+	assert_int_equal(quality_db(SYS_DVBS2, 30000), 15);
+	assert_int_equal(quality_db(SYS_DVBS2, 0), 1);
+	assert_int_equal(quality_db(SYS_DVBS2, -3000), 1);
+	assert_int_equal(quality_db(SYS_DVBS2, INT64_MIN), 1);
+	assert_int_equal(quality_db(SYS_DVBS2, INT64_MAX), 15);
+	assert_int_equal(quality_db(SYS_DVBT2, 25000), 15);
+	assert_int_equal(quality_db(SYS_DVBT, 12500), 8);
+	assert_int_equal(quality_db(SYS_DVBC_ANNEX_A, 35000), 15);
+	assert_int_equal(quality_db(SYS_DVBC_ANNEX_A, 14000), 6);
+
+	/* relative, DVBv3, nothing */
+	s.stats[VTP_STAT_CNR].len = 1;
+	s.stats[VTP_STAT_CNR].stat[0].scale = FE_SCALE_RELATIVE;
+	s.stats[VTP_STAT_CNR].stat[0].uvalue = 65535;
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	assert_int_equal(sig.quality, 15);
+	s.stats[VTP_STAT_CNR].stat[0].uvalue = 0;
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	assert_int_equal(sig.quality, 1);
+	s.stats[VTP_STAT_CNR].len = 0;
+	s.snr = 0x8000;
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	assert_int_equal(sig.quality, 8);
+	s.snr = 0;
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	assert_int_equal(sig.quality, 15);
+	assert_true(sig.lock);
+	/* not locked: 0 */
+	s.status = FE_HAS_SIGNAL | FE_HAS_CARRIER | FE_HAS_VITERBI;
+	s.snr = 0xffff;
+	satip_signal_of(&s, SYS_DVBS2, &sig);
+	assert_int_equal(sig.quality, 0);
+	assert_false(sig.lock);
+}
+
+static struct satip_tune tune;
+
+static const struct satip_tune *tuned(const char *query)
+{
+	struct satip_pids_op op;
+	char err[32];
+
+	assert_int_equal(satip_query_parse(query, &tune, &op, err, sizeof(err)), 0);
+	return &tune;
+}
+
+static void test_fmtp(void **state)
+{
+	struct satip_signal s = { 224, 12, true };
+	struct satip_pidset p = { false, 3, { 0, 16, 17 } };
+	struct satip_fmtp_args a = { 1, &s, NULL, &p };
+	char buf[256];
+	int n;
+
+	(void)state;
+	a.tune = tuned("src=1&freq=11494&pol=h&ro=0.35&msys=dvbs2&mtype=8psk&plts=on&sr=22000&fec=23");
+	n = satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.0;src=1;tuner=1,224,1,12,11494.00,h,dvbs2,8psk,on,0.35,22000,23;pids=0,16,17");
+	assert_int_equal(n, strlen(buf));
+	/* the spec's example: DVB-S, fields not given empty */
+	a.tune = tuned("src=2&freq=12402&pol=v&msys=dvbs&plts=off&sr=27500&fec=34");
+	s.level = 240;
+	s.quality = 7;
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.0;src=2;tuner=1,240,1,7,12402.00,v,dvbs,,off,,27500,34;pids=0,16,17");
+
+	a.fe = 2;
+	p.all = true;
+	a.tune = tuned("freq=506&bw=8&msys=dvbt2&tmode=32k&mtype=256qam&gi=1128&fec=35&plp=1&t2id=0&sm=0");
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.1;tuner=2,240,1,7,506.00,8,dvbt2,32k,256qam,1128,35,1,0,0;pids=all");
+	a.tune = tuned("freq=474.166&msys=dvbt");
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.1;tuner=2,240,1,7,474.166,,dvbt,,,,,,,;pids=all");
+
+	a.fe = 3;
+	a.sig = NULL;
+	p.all = false;
+	p.num = 0;
+	a.tune = tuned("freq=346&msys=dvbc&mtype=256qam&sr=6900&specinv=1");
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.2;tuner=3,0,0,0,346.00,,dvbc,256qam,6900,,,,1;pids=none");
+	a.tune = tuned("freq=346&msys=dvbc2&bw=8&ds=1&plp=2&c2tft=0");
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.2;tuner=3,0,0,0,346.00,8,dvbc2,,,0,1,2,;pids=none");
+
+	/* not tuned, no PIDs */
+	a.fe = 1;
+	a.tune = NULL;
+	a.pids = NULL;
+	n = satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.0;src=1;tuner=1,0,0,0,,,,,,,,;pids=none");
+	a.tune = tuned("addpids=1");
+	satip_fmtp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "ver=1.0;src=1;tuner=1,0,0,0,,,,,,,,;pids=none");
+
+	/* too small: -ENOBUFS, buf empty */
+	assert_int_equal(satip_fmtp(buf, (size_t)n, &a), -ENOBUFS);
+	assert_string_equal(buf, "");
+	assert_int_equal(satip_fmtp(buf, (size_t)n + 1, &a), n);
+	a.tune = tuned("src=1&freq=11494&pol=h&msys=dvbs2&sr=22000");
+	a.pids = &p;
+	p.num = 3;
+	n = satip_fmtp(buf, sizeof(buf), &a);
+	assert_true(n > 40);
+	assert_int_equal(satip_fmtp(buf, 30, &a), -ENOBUFS);
+	assert_int_equal(satip_fmtp(buf, 40, &a), -ENOBUFS);
+	assert_int_equal(satip_fmtp(buf, (size_t)n, &a), -ENOBUFS);
+	assert_int_equal(satip_fmtp(buf, 0, &a), -ENOBUFS);
+}
+
+static void test_sdp(void **state)
+{
+	const struct satip_sdp_stream st[] = {
+		{ 1, "ver=1.0;src=1;tuner=1,224,1,12,11494.00,h,dvbs2,8psk,on,0.35,22000,23;pids=0,16,17",
+		  true, 0, NULL, 0 },
+		{ 7, "ver=1.1;tuner=2,0,0,0,506.00,8,dvbt2,,,,,,,;pids=none",
+		  false, 5004, "239.0.0.7", 2 },
+	};
+	struct satip_sdp_args a = { "192.168.0.2", 1234567890, { 4, 0, 0 },
+				    st, 1 };
+	const char *want =
+		"v=0\r\n"
+		"o=- 1234567890 1234567890 IN IP4 192.168.0.2\r\n"
+		"s=SatIPServer:1 4\r\n"
+		"t=0 0\r\n"
+		"m=video 0 RTP/AVP 33\r\n"
+		"c=IN IP4 0.0.0.0\r\n"
+		"a=control:stream=1\r\n"
+		"a=fmtp:33 ver=1.0;src=1;tuner=1,224,1,12,11494.00,h,dvbs2,8psk,on,0.35,22000,23;pids=0,16,17\r\n"
+		"a=sendonly\r\n";
+	char buf[1024];
+	int n;
+
+	(void)state;
+	n = satip_sdp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+	assert_int_equal(satip_sdp(buf, (size_t)n, &a), -ENOBUFS);
+	assert_string_equal(buf, "");
+	assert_int_equal(satip_sdp(buf, (size_t)n + 1, &a), n);
+
+	a.frontends[1] = 2;
+	a.num_streams = 2;
+	satip_sdp(buf, sizeof(buf), &a);
+	assert_non_null(strstr(buf, "s=SatIPServer:1 4,2,0\r\nt=0 0\r\n"));
+	assert_non_null(strstr(buf, "a=sendonly\r\n"
+		"m=video 5004 RTP/AVP 33\r\n"
+		"c=IN IP4 239.0.0.7/2\r\n"
+		"a=control:stream=7\r\n"
+		"a=fmtp:33 ver=1.1;tuner=2,0,0,0,506.00,8,dvbt2,,,,,,,;pids=none\r\n"
+		"a=inactive\r\n"));
+	/* no stream (DESCRIBE of the server) */
+	a.num_streams = 0;
+	satip_sdp(buf, sizeof(buf), &a);
+	assert_string_equal(buf, "v=0\r\no=- 1234567890 1234567890 IN IP4 192.168.0.2\r\n"
+			    "s=SatIPServer:1 4,2,0\r\nt=0 0\r\n");
+	assert_int_equal(satip_sdp(buf, 0, &a), -ENOBUFS);
+}
+
+static void test_rtp(void **state)
+{
+	static const uint8_t want[12] = { 0x80, 0x21, 0x12, 0x34, 0xde, 0xad,
+		0xbe, 0xef, 0x01, 0x02, 0x03, 0x04 };
+	uint8_t h[SATIP_RTP_HDR_LEN];
+
+	(void)state;
+	satip_rtp_header(h, 0x1234, 0xdeadbeef, 0x01020304);
+	assert_memory_equal(h, want, 12);
+	satip_rtp_header(h, 0xffff, 0, 0xffffffff);
+	assert_int_equal(h[0], 0x80);
+	assert_int_equal(h[1], 33);
+	assert_int_equal(h[2], 0xff);
+	assert_int_equal(h[3], 0xff);
+}
+
+static void test_rtcp(void **state)
+{
+	static const uint8_t want[] = {
+		/* SR: V=2 RC=0, PT 200, length 6; SSRC; NTP; RTP ts; counts */
+		0x80, 200, 0x00, 0x06,
+		0x11, 0x22, 0x33, 0x44,
+		0xe8, 0xfe, 0x6f, 0x80, 0x80, 0x00, 0x00, 0x00,
+		0x00, 0x01, 0x5f, 0x90,
+		0x00, 0x00, 0x03, 0xe8,
+		0x00, 0x02, 0xde, 0x60,
+		/* SDES: V=2 SC=1, PT 202, length 4; SSRC; CNAME "vtunerd"; END; pad */
+		0x81, 202, 0x00, 0x04,
+		0x11, 0x22, 0x33, 0x44,
+		0x01, 0x07, 'v', 't', 'u', 'n', 'e', 'r', 'd', 0x00, 0x00, 0x00,
+		/* APP: V=2 subtype 0, PT 204, length 7; SSRC; "SES1"; id 0; len 13 */
+		0x80, 204, 0x00, 0x07,
+		0x11, 0x22, 0x33, 0x44,
+		'S', 'E', 'S', '1',
+		0x00, 0x00, 0x00, 0x0d,
+		'v', 'e', 'r', '=', '1', '.', '0', ';', 's', 'r', 'c', '=', '1',
+		0x00, 0x00, 0x00,
+	};
+	const char *fmtp = "ver=1.0;src=1;tuner=1,224,1,12,11494.00,h,dvbs2,8psk,on,0.35,22000,23;pids=0,16,17";
+	uint64_t ntp = satip_ntp(1700000000, 500000000);
+	uint8_t buf[512];
+	char *big;
+	size_t flen = strlen(fmtp);
+	int n;
+
+	(void)state;
+	assert_int_equal(ntp >> 32, 1700000000ULL + 2208988800ULL);
+	assert_int_equal(ntp >> 32, 0xe8fe6f80);
+	assert_int_equal((uint32_t)ntp, 0x80000000);
+	assert_int_equal(satip_ntp(0, 0), 2208988800ULL << 32);
+	assert_int_equal((uint32_t)satip_ntp(0, 999999999), 0xfffffffb);
+
+	n = satip_rtcp_build(buf, sizeof(buf), 0x11223344, 1000, 188000, ntp,
+			     90000, "ver=1.0;src=1");
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	assert_int_equal(satip_rtcp_build(buf, sizeof(want) - 1, 0x11223344,
+					  1000, 188000, ntp, 90000,
+					  "ver=1.0;src=1"), -ENOBUFS);
+	assert_int_equal(satip_rtcp_build(buf, sizeof(want), 0x11223344,
+					  1000, 188000, ntp, 90000,
+					  "ver=1.0;src=1"), sizeof(want));
+
+	/* a real line: the APP packet's length, string, padding */
+	n = satip_rtcp_build(buf, sizeof(buf), 1, 2, 3, ntp, 4, fmtp);
+	assert_int_equal(n, 28 + 20 + ((16 + flen + 3) & ~3U));
+	assert_int_equal(n % 4, 0);
+	assert_int_equal(buf[48], 0x80);
+	assert_int_equal(buf[49], 204);
+	assert_int_equal((buf[50] << 8 | buf[51]), (n - 48) / 4 - 1);
+	assert_int_equal((buf[62] << 8 | buf[63]), flen);
+	assert_memory_equal(buf + 64, fmtp, flen);
+	while (64 + flen < (size_t)n)
+		assert_int_equal(buf[64 + flen++], 0);
+	/* a string of 4 n bytes: no padding */
+	n = satip_rtcp_build(buf, sizeof(buf), 1, 2, 3, ntp, 4, "abcd");
+	assert_int_equal(n, 28 + 20 + 20);
+	/* empty */
+	n = satip_rtcp_build(buf, sizeof(buf), 1, 2, 3, ntp, 4, "");
+	assert_int_equal(n, 28 + 20 + 16);
+	assert_int_equal(buf[51], 3);
+
+	/* too long for a 16-bit length */
+	big = malloc(65537);
+	assert_non_null(big);
+	memset(big, 'x', 65536);
+	big[65536] = '\0';
+	assert_int_equal(satip_rtcp_build(buf, sizeof(buf), 1, 2, 3, ntp, 4, big),
+			 -EINVAL);
+	free(big);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_level),
+		cmocka_unit_test(test_quality),
+		cmocka_unit_test(test_fmtp),
+		cmocka_unit_test(test_sdp),
+		cmocka_unit_test(test_rtp),
+		cmocka_unit_test(test_rtcp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
