@@ -522,9 +522,11 @@ static void put_attr(struct out *o, const struct satip_tune *t,
 	put(o, ",");
 	if (!satip_has(t, a))
 		return;
-	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+	for (i = 0; i < ARRAY_SIZE(attrs) && !f; i++)
 		if (attrs[i].id == a)
 			f = (const uint32_t *)((const char *)t + attrs[i].off);
+	if (!f)
+		return;
 	switch (a) {
 	case SATIP_A_SR:
 		put_milli(o, *f, false);

@@ -493,7 +493,7 @@ static bool next_line(const char *buf, size_t len, size_t *pos,
 
 int satip_req_parse(const char *buf, size_t len, struct satip_req *r)
 {
-	size_t pos = 0, hpos, total;
+	size_t pos = 0, hpos, total, win;
 	struct span line;
 	bool seen_cl = false, end = false;
 	int line_err, err = 0, ret;
@@ -505,12 +505,24 @@ int satip_req_parse(const char *buf, size_t len, struct satip_req *r)
 	/* Empty lines before the request line (RFC 7230 3.5) */
 	while (pos < len && (buf[pos] == '\r' || buf[pos] == '\n'))
 		pos++;
+	/*
+	 * The request line ends within LINE_MAX_LEN bytes and within the
+	 * first SATIP_REQ_MAX: looked for there only, so that the answer
+	 * does not depend on how many bytes came in.
+	 */
+	win = pos + LINE_MAX_LEN + 1;
+	if (win > SATIP_REQ_MAX)
+		win = SATIP_REQ_MAX;
+	if (win > len)
+		win = len;
 	hpos = pos;
-	if (!next_line(buf, len, &hpos, &line)) {
-		if (len < SATIP_REQ_MAX && len - pos <= LINE_MAX_LEN)
+	if (!next_line(buf, win, &hpos, &line)) {
+		if (win == len && len < SATIP_REQ_MAX &&
+		    len - pos <= LINE_MAX_LEN)
 			return 0;
 		/* METHOD SP target...: the target is too long */
-		return memchr(buf + pos, ' ', len - pos) ? -414 : -400;
+		return win > pos && memchr(buf + pos, ' ', win - pos) ? -414 :
+		       -400;
 	}
 	line_err = parse_request_line(line, r);
 	if (line_err == -400)

@@ -1,13 +1,16 @@
 # libFuzzer harnesses: the wire protocol decoder and frame reader
 # (fuzz_proto: clear and sealed streams, tests/fuzz/fuzz_seal.h), the
 # simulated tuner's world file and the TS it generates (fuzz_simconf), the
-# daemons' configuration files (fuzz_config).
+# daemons' configuration files (fuzz_config), the SAT>IP protocol library:
+# requests, queries, tunings and reports (fuzz_satip).
 #   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
-#                                    fuzz-config)
+#                                    fuzz-config, fuzz-satip)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
 # New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
 # Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
 # src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk.
+# SAT>IP's sources are named here: fuzz_satip needs rtsp.c, query.c,
+# report.c and dvb.c, not the rest of $(SATIP_LIB).
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -40,7 +43,17 @@ $(FUZZ_CONFIG): tests/fuzz/fuzz_config.c $(VTC_SRCS) $(VTC_HDRS)
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_config.c \
 		$(VTC_SRCS) -o $@
 
-.PHONY: fuzz-simconf fuzz-config
+FUZZ_SATIP := $(B)/fuzz/fuzz_satip
+FUZZ_SATIP_SRCS := src/satip/rtsp.c src/satip/query.c src/satip/report.c \
+		   src/common/dvb.c
+
+$(FUZZ_SATIP): tests/fuzz/fuzz_satip.c $(FUZZ_SATIP_SRCS) $(SATIP_HDRS) \
+		src/common/dvb.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_satip.c \
+		$(FUZZ_SATIP_SRCS) -o $@
+
+.PHONY: fuzz-simconf fuzz-config fuzz-satip
 fuzz-simconf: $(FUZZ_SIMCONF)
 	@mkdir -p $(B)/fuzz/corpus-simconf $(B)/fuzz/artifacts/
 	$(FUZZ_SIMCONF) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
@@ -53,6 +66,13 @@ fuzz-config: $(FUZZ_CONFIG)
 	$(FUZZ_CONFIG) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
 		-artifact_prefix=$(B)/fuzz/artifacts/config- \
 		$(B)/fuzz/corpus-config tests/fuzz/corpus/config
+
+fuzz-satip: $(FUZZ_SATIP)
+	@mkdir -p $(B)/fuzz/corpus-satip $(B)/fuzz/artifacts/
+	$(FUZZ_SATIP) -max_total_time=$(FUZZ_TIME) -max_len=32768 \
+		-dict=tests/fuzz/satip.dict \
+		-artifact_prefix=$(B)/fuzz/artifacts/satip- \
+		$(B)/fuzz/corpus-satip tests/fuzz/corpus/satip
 
 fuzz-proto: $(FUZZ_PROTO)
 	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
@@ -77,7 +97,7 @@ fuzz-corpus: $(B)/fuzz/mkcorpus
 CHECK_FUZZ_TIME ?= 20
 CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
-check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG)
+check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP)
 	@mkdir -p $(B)/fuzz/artifacts/
 	@run() { \
 		name=$$1; log=$(B)/fuzz/check-$$1.log; \
@@ -90,10 +110,11 @@ check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG)
 	rm -f $(B)/fuzz/check-*.rc; \
 	run proto $(CHECK_FUZZ_TIME) 300000 $(FUZZ_SEEDS) & \
 	{ run simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict; \
-	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; }; \
+	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; \
+	  run satip $(CHECK_FUZZ_TIME2) 32768 tests/fuzz/corpus/satip -dict=tests/fuzz/satip.dict; }; \
 	wait; \
 	pass=0; fail=0; \
-	for name in proto simconf config; do \
+	for name in proto simconf config satip; do \
 		log=$(B)/fuzz/check-$$name.log; \
 		if [ "$$(cat $(B)/fuzz/check-$$name.rc 2>/dev/null)" = 0 ]; then \
 			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
