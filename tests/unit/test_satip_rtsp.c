@@ -440,6 +440,14 @@ static void test_errors(void **state)
 	assert_int_equal(parse(big), -414);
 	memset(big, 'a', SATIP_URI_MAX + 64);
 	assert_int_equal(parse(big), -400);
+	/* a line ending past the limit: the same answer whatever came in */
+	n = (size_t)sprintf(big, "SETUP /?");
+	memset(big + n, 'a', 3000);
+	n += 3000;
+	n += (size_t)sprintf(big + n, " RTSP/1.0\r\nCSeq: 2\r\n\r\n");
+	expect_err(big, -414, 0);
+	assert_int_equal(satip_req_parse(big, 2200, &r), -414);
+	assert_int_equal(satip_req_parse(big, 2000, &r), 0);
 	/* host, path too long */
 	n = (size_t)sprintf(big, "SETUP rtsp://");
 	memset(big + n, 'h', 300);
