@@ -75,6 +75,20 @@ struct vtd_backend_ops {
 
 struct vtd_session;
 
+/*
+ * The transponder a tuner is on, as far as sharing it goes: the
+ * delivery system, the frequency (kHz for satellite, the IF; Hz
+ * otherwise), the symbol rate, the stream id, and for satellite the SEC
+ * that selects the LNB's band and polarisation and the switch position.
+ */
+struct vtd_tuning {
+	bool valid;
+	uint32_t delsys, freq, sr, stream_id;
+	uint32_t voltage, tone;
+	uint8_t diseqc_len;
+	uint8_t diseqc[VTP_DISEQC_MAX];
+};
+
 struct vtd_tuner {
 	const struct vtd_backend_ops *ops;
 	void *priv;
@@ -84,6 +98,13 @@ struct vtd_tuner {
 	struct vtp_tuner info;
 	struct vtd_session *owner;	/* NULL: free */
 	uint64_t overflows;		/* demux buffer overflows (dvb) */
+
+	/*
+	 * What the server last applied (share.c): the SEC state, and the
+	 * tuning made of it and the last tune's properties.
+	 */
+	struct vtd_tuning sec;		/* voltage, tone, diseqc */
+	struct vtd_tuning tuning;
 
 	/* shared by streams (share.h): none while owned by a session */
 	struct vtd_stream *streams;

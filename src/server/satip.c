@@ -71,6 +71,7 @@ struct vtd_satip {
 	unsigned int nsessions;
 	unsigned int next_stream;
 	struct satip_tune tuned[VTD_MAX_TUNERS];	/* of each shared tuner */
+	bool tuned_valid[VTD_MAX_TUNERS];	/* tuned by SAT>IP last */
 	struct satip_req req;
 	char reply[8192];
 	char body[16384];
@@ -504,21 +505,47 @@ static int vtd_satip_tune_tuner(struct vtd_tuner *t,
 	if (satip_tune_to_props(tune, &lnb, &d, err, errlen) < 0)
 		return -EINVAL;
 	if (d.sec) {
-		if ((r = t->ops->set_voltage(t, d.voltage)) < 0 ||
+		/* the tone off while the switch is told, as DiSEqC wants */
+		if ((r = vtd_share_sec_voltage(t, d.voltage)) < 0 ||
 		    (d.diseqc.len &&
-		     (r = t->ops->diseqc_master(t, d.diseqc.msg,
-						d.diseqc.len)) < 0) ||
-		    (r = t->ops->set_tone(t, d.tone)) < 0) {
+		     ((r = vtd_share_sec_tone(t, SEC_TONE_OFF)) < 0 ||
+		      (r = vtd_share_sec_diseqc(t, d.diseqc.msg,
+						d.diseqc.len)) < 0)) ||
+		    (r = vtd_share_sec_tone(t, d.tone)) < 0) {
 			snprintf(err, errlen, "SEC: %s", strerror(-r));
 			return r;
 		}
 	}
 	r = t->ops->tune(t, d.props, d.num);
+	vtd_share_tuned(t, d.props, d.num, r);
 	if (r < 0)
 		snprintf(err, errlen, "tune: %s", strerror(-r));
 	if (t->ops->flush_ts)
 		t->ops->flush_ts(t);
 	return r;
+}
+
+/* The tuning of tune as a vtp client would have made it (share.h). */
+static bool vtd_satip_key(const struct satip_tune *tune, const struct vtd_tuner *t,
+			  struct vtd_tuning *k)
+{
+	static const struct satip_lnb lnb = SATIP_LNB_UNIVERSAL;
+	struct vtd_tuner tmp;
+	struct satip_dvb d;
+	char err[128];
+
+	if (satip_tune_to_props(tune, &lnb, &d, err, sizeof(err)) < 0)
+		return false;
+	tmp = *t;
+	memset(&tmp.sec, 0, sizeof(tmp.sec));
+	if (d.sec) {
+		tmp.sec.voltage = d.voltage;
+		tmp.sec.tone = d.tone;
+		tmp.sec.diseqc_len = d.diseqc.len;
+		memcpy(tmp.sec.diseqc, d.diseqc.msg, d.diseqc.len);
+	}
+	vtd_tuning_of(k, &tmp, d.props, d.num);
+	return true;
 }
 
 /*
@@ -559,14 +586,25 @@ static int vtd_satip_retune(struct vtd_satip_sess *s,
 			return r == -EINVAL ? 400 : 503;
 		}
 		sp->tuned[cur->info.index] = *tune;
+		sp->tuned_valid[cur->info.index] = true;
 		s->tune = *tune;
 		s->tuned = true;
 		return 0;
 	}
 	for (i = lo; i < hi && !pick; i++) {
+		struct vtd_tuning k;
+
 		t = srv->tuners->t[i];
-		if (t != cur && t->nstreams && !t->owner &&
-		    satip_tune_same(&sp->tuned[i], tune))
+		if (t == cur || !vtd_share_busy(t) ||
+		    !vtd_satip_key(tune, t, &k) ||
+		    !vtd_tuning_same(&t->tuning, &k))
+			continue;
+		/* tuned by a SAT>IP session last: every attribute */
+		if (t->nstreams && sp->tuned_valid[i] &&
+		    !satip_tune_same(&sp->tuned[i], tune))
+			continue;
+		/* a vtunerc client's, on that transponder: shared from now */
+		if (!t->owner || vtd_session_share(srv, t) == 0)
 			pick = t;
 	}
 	for (i = lo; i < hi && !pick; i++) {
@@ -594,6 +632,7 @@ static int vtd_satip_retune(struct vtd_satip_sess *s,
 				return r == -EINVAL ? 400 : 503;
 			}
 			sp->tuned[pick->info.index] = *tune;
+			sp->tuned_valid[pick->info.index] = true;
 		}
 	}
 	if (r < 0) {
@@ -781,6 +820,8 @@ static void vtd_satip_setup(struct vtd_conn *c, const struct satip_req *q)
 	}
 	code = vtd_satip_query(s, q, header, sizeof(header));
 	if (code) {
+		vt_info("SAT>IP session %u (%s): SETUP ?%s: %d %s", s->id,
+			c->peer, q->query, code, header);
 		if (created)
 			vtd_satip_end(s, "refused");
 		vtd_satip_error(c, q, code, header[0] ? header : NULL);
@@ -827,6 +868,8 @@ static void vtd_satip_play(struct vtd_conn *c, const struct satip_req *q)
 		s->conn = c;
 	code = vtd_satip_query(s, q, header, sizeof(header));
 	if (code) {
+		vt_info("SAT>IP session %u (%s): PLAY ?%s: %d %s", s->id,
+			c->peer, q->query, code, header);
 		vtd_satip_error(c, q, code, header[0] ? header : NULL);
 		return;
 	}

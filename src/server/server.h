@@ -19,6 +19,7 @@
 #include "proto/vtp_queue.h"
 #include "proto/vtp_seal.h"
 #include "server/backend.h"
+#include "server/share.h"
 
 #define VTD_DEFAULT_PORT	5911
 #define VTD_DEFAULT_LISTEN	"127.0.0.1:5911"
@@ -114,6 +115,14 @@ struct vtd_session {
 	struct vtp_auth_ctx actx;	/* with a key: the handshake */
 	struct vtd_tuner *tuner;
 	struct vtd_ev ts_ev;		/* EV_TUNER, the tuner's fd */
+	/*
+	 * The tuner is shared with SAT>IP sessions (share.h): its TS comes
+	 * through st, copied into TS frames, and a TUNE or SEC call that
+	 * would move the others is refused.
+	 */
+	bool shared;
+	struct vtd_stream st;
+	struct vtd_tuning sec;		/* its SEC calls (voltage, tone...) */
 	uint8_t token[VTP_TOKEN_LEN];
 	bool token_valid;
 	uint32_t seq;
@@ -267,6 +276,11 @@ void vtd_send_error_msg(struct vtd_conn *c, uint32_t reqid, int err,
 			const char *msg);
 /* Releases the tuner and closes the data connection. */
 void vtd_session_release(struct vtd_session *s);
+/*
+ * A SAT>IP session wants t, which a vtp session owns, on the same
+ * transponder: the session goes on as a stream of t (0), or -errno.
+ */
+int vtd_session_share(struct vtd_server *srv, struct vtd_tuner *t);
 /* The tuner's fd is readable: move TS to the data connection. */
 void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s);
 /* A tune: poll status every VTD_STATUS_FAST_MS for a while. */

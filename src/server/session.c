@@ -182,8 +182,13 @@ static void vtd_close_tuner(struct vtd_session *s)
 	if (s->data)
 		vtd_conn_close(s->data, "tuner closed");
 	vtd_log_ts_counters(s);
-	t->ops->close(t);
-	t->owner = NULL;
+	if (s->shared) {
+		vtd_share_leave(vtd_srv(s), &s->st);	/* closed by the last */
+		s->shared = false;
+	} else {
+		t->ops->close(t);
+		t->owner = NULL;
+	}
 	s->tuner = NULL;
 	s->token_valid = false;
 	s->npids = 0;
@@ -248,6 +253,106 @@ static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The TS of a shared tuner, the session's PIDs: copied into TS frames of
+ * up to VTD_TS_CHUNK_PKTS packets (sealed in place if the data
+ * connection is).
+ */
+static void vtd_session_stream_ts(struct vtd_stream *st,
+				  const uint8_t *const *pkt, size_t n)
+{
+	struct vtd_session *s = (struct vtd_session *)
+		((char *)st - offsetof(struct vtd_session, st));
+	struct vtd_server *srv = vtd_srv(s);
+	struct vtd_conn *d = s->data;
+	size_t i = 0, k, m, flen;
+	bool queued = false;
+	uint8_t *frame;
+	int sealed;
+
+	s->ts_packets += n;
+	if (!d || d->dead) {
+		s->unattached_packets += n;
+		return;
+	}
+	while (i < n) {
+		size_t pre = d->sealed ? VTP_HDR_LEN : 0;
+		size_t post = pre ? VTP_SEAL_TAG_LEN : 0;
+
+		m = n - i < VTD_TS_CHUNK_PKTS ? n - i : VTD_TS_CHUNK_PKTS;
+		flen = VTP_TS_HDR_LEN + m * VTP_TS_PACKET;
+		frame = vtd_data_slot(d, srv->tsbuf, pre + flen + post);
+		for (k = 0; k < m; k++)
+			memcpy(frame + pre + VTP_TS_HDR_LEN + k * VTP_TS_PACKET,
+			       pkt[i + k], VTP_TS_PACKET);
+		vtp_encode_ts_hdr(frame + pre, VTP_TS_HDR_LEN, s->seq,
+				  m * VTP_TS_PACKET);
+		i += m;
+		if (pre) {
+			sealed = vtp_seal(&d->tx, frame, flen + VTP_SEAL_OVERHEAD,
+					  flen);
+			if (sealed < 0) {
+				vtd_conn_close(d, "2^64 frames sealed: data "
+					       "connection ended");
+				return;
+			}
+			flen = (size_t)sealed;
+		}
+		if (vtd_data_put_ts(d, frame, flen, frame != srv->tsbuf)) {
+			s->ts_frames++;
+			queued = true;
+		} else {
+			s->drop_frames++;
+			s->drop_packets += m;
+		}
+	}
+	if (queued)
+		vtd_conn_flush(d);
+}
+
+static const struct vtd_stream_ops vtd_session_stream_ops = {
+	.ts = vtd_session_stream_ts,
+};
+
+/* The session's PIDs to its stream: 0 or -errno (missing says which). */
+static int vtd_session_stream_pids(struct vtd_session *s, char *missing,
+				   size_t missing_len)
+{
+	bool all = s->npids && s->pids[s->npids - 1] == VTP_PID_FULL_TS;
+
+	return vtd_share_set_pids(&s->st, s->pids, all ? s->npids - 1 :
+				  s->npids, all, missing, missing_len);
+}
+
+int vtd_session_share(struct vtd_server *srv, struct vtd_tuner *t)
+{
+	struct vtd_session *s = t->owner;
+	char missing[160];
+	int err;
+
+	if (!s || s->shared)
+		return -EINVAL;
+	s->st.ops = &vtd_session_stream_ops;
+	/* the tuner's descriptor goes from the session to the share */
+	if (s->ts_ev.fd >= 0)
+		vtd_server_watch(srv, &s->ts_ev, s->ts_ev.fd, false);
+	err = vtd_share_adopt(srv, &s->st, t);
+	if (err) {
+		if (s->ts_ev.fd >= 0)
+			vtd_server_watch(srv, &s->ts_ev, s->ts_ev.fd, true);
+		return err;
+	}
+	s->ts_ev.fd = -1;
+	t->owner = NULL;
+	s->shared = true;
+	if (vtd_session_stream_pids(s, missing, sizeof(missing)) < 0)
+		vt_warn("#%u: tuner %u shared: %s not delivered", s->ctl->id,
+			t->info.index, missing);
+	vt_notice("#%u %s: tuner %u (%s) now shared with SAT>IP sessions",
+		  s->ctl->id, s->ctl->peer, t->info.index, t->where);
+	return 0;
 }
 
 void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
@@ -570,16 +675,23 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 			       t->owner->ctl->peer);
 		return;
 	}
-	if (t->nstreams) {
-		vtd_send_error(c, m->hdr.reqid, EBUSY,
-			       "tuner %u (%s) is in use by %u SAT>IP stream(s)",
-			       idx, t->where, t->nstreams);
-		return;
-	}
 	if (getrandom(s->token, sizeof(s->token), 0) != sizeof(s->token)) {
 		vtd_send_error(c, m->hdr.reqid, EIO, "getrandom: %s",
 			       strerror(errno));
 		return;
+	}
+	if (t->nstreams) {
+		/* SAT>IP sessions have it: one more stream of it */
+		s->st.ops = &vtd_session_stream_ops;
+		err = vtd_share_join(srv, &s->st, t);
+		if (err < 0) {
+			vtd_send_error(c, m->hdr.reqid, -err, "sharing tuner "
+				       "%u (%s): %s", idx, t->where,
+				       strerror(-err));
+			return;
+		}
+		s->shared = true;
+		goto opened;
 	}
 	err = t->ops->open(t);
 	if (err < 0) {
@@ -595,6 +707,9 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 		return;
 	}
 	t->owner = s;
+	memset(&t->sec, 0, sizeof(t->sec));
+	t->tuning.valid = false;
+opened:
 	s->tuner = t;
 	s->token_valid = true;
 	s->seq = 0;
@@ -602,13 +717,52 @@ static void vtd_open(struct vtd_conn *c, struct vtp_msg *m)
 	s->npids = 0;
 	s->ts_packets = s->ts_frames = s->drop_frames = s->drop_packets = 0;
 	s->unattached_packets = s->drops_logged = 0;
-	vt_notice("#%u %s: tuner %u (%s, %s) opened", c->id, c->peer, idx,
-		  t->where, t->info.name);
+	vt_notice("#%u %s: tuner %u (%s, %s) opened%s", c->id, c->peer, idx,
+		  t->where, t->info.name, s->shared ? ", shared with SAT>IP "
+		  "sessions" : "");
 	memset(&r, 0, sizeof(r));
 	r.index = idx;
 	memcpy(r.token, s->token, sizeof(r.token));
 	vtd_send(c, buf, vtp_encode_open_reply(buf, sizeof(buf), m->hdr.reqid,
 					       &r));
+}
+
+/*
+ * A TUNE on a tuner shared with SAT>IP sessions: the same transponder
+ * joins them (no retune), another one is refused; the SEC calls of the
+ * session (kept, not applied: vtd_frontend_op()) are part of it.
+ */
+static bool vtd_tune_shared(struct vtd_conn *c, struct vtp_msg *m)
+{
+	struct vtd_session *s = c->sess;
+	struct vtd_tuner *t = s->tuner, tmp;
+	const struct vtp_tune *tu = &m->u.tune;
+	struct vtd_tuning k;
+
+	if (!s->shared || t->nstreams < 2)
+		return false;
+	tmp = *t;
+	tmp.sec = s->sec;
+	vtd_tuning_of(&k, &tmp, tu->props, tu->num);
+	if (!vtd_tuning_same(&k, &t->tuning)) {
+		vtd_send_error(c, m->hdr.reqid, EBUSY, "tuner %u (%s) is "
+			       "shared with %u SAT>IP session(s) on another "
+			       "transponder", t->info.index, t->where,
+			       t->nstreams - 1);
+		return true;
+	}
+	s->seq = tu->seq;
+	s->tune_ns = vt_now_ns();
+	s->frame_pkts = VTD_TS_FIRST_PKTS;
+	if (s->data)
+		vtd_data_discard(s->data);
+	vtd_send_ok(c, m->hdr.reqid);
+	if (!c->dead)
+		vtd_push_status(s, vt_now_ns());
+	vtd_server_status_fast(c->srv);
+	vt_debug("#%u: tune seq %u: the shared tuner's transponder", c->id,
+		 tu->seq);
+	return true;
 }
 
 static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
@@ -619,7 +773,10 @@ static void vtd_tune(struct vtd_conn *c, struct vtp_msg *m)
 	size_t dropped = 0;
 	int err;
 
+	if (vtd_tune_shared(c, m))
+		return;
 	err = t->ops->tune(t, tu->props, tu->num);
+	vtd_share_tuned(t, tu->props, tu->num, err);
 	/* The old tune is gone either way (dvb: DTV_CLEAR). */
 	s->seq = tu->seq;
 	s->tune_ns = vt_now_ns();
@@ -657,7 +814,10 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 			s->pids[n++] = s->pids[i];
 	s->npids = n;
 	missing[0] = 0;
-	err = t->ops->set_pids(t, s->pids, n, missing, sizeof(missing));
+	if (s->shared)
+		err = vtd_session_stream_pids(s, missing, sizeof(missing));
+	else
+		err = t->ops->set_pids(t, s->pids, n, missing, sizeof(missing));
 	vt_debug("#%u: %zu PIDs%s: %s", c->id, n,
 		 n && s->pids[n - 1] == VTP_PID_FULL_TS ? " (full TS)" : "",
 		 err ? strerror(-err) : "ok");
@@ -672,30 +832,42 @@ static void vtd_set_pids(struct vtd_conn *c, struct vtp_msg *m)
 
 static void vtd_frontend_op(struct vtd_conn *c, struct vtp_msg *m)
 {
-	struct vtd_tuner *t = c->sess->tuner;
+	struct vtd_session *s = c->sess;
+	struct vtd_tuner *t = s->tuner;
+	/* shared with SAT>IP sessions: kept for the next TUNE only */
+	bool keep = s->shared && t->nstreams > 1;
 	const char *what;
-	int err;
+	int err = 0;
 
 	switch (m->hdr.type) {
 	case VTP_SET_TONE:
 		what = "FE_SET_TONE";
-		err = t->ops->set_tone(t, m->u.value);
+		s->sec.tone = m->u.value;
+		if (!keep)
+			err = vtd_share_sec_tone(t, m->u.value);
 		break;
 	case VTP_SET_VOLTAGE:
 		what = "FE_SET_VOLTAGE";
-		err = t->ops->set_voltage(t, m->u.value);
+		s->sec.voltage = m->u.value;
+		if (!keep)
+			err = vtd_share_sec_voltage(t, m->u.value);
 		break;
 	case VTP_ENABLE_HIGH_VOLTAGE:
 		what = "FE_ENABLE_HIGH_LNB_VOLTAGE";
-		err = t->ops->enable_high_voltage(t, m->u.value);
+		if (!keep)
+			err = t->ops->enable_high_voltage(t, m->u.value);
 		break;
 	case VTP_DISEQC_BURST:
 		what = "FE_DISEQC_SEND_BURST";
-		err = t->ops->diseqc_burst(t, m->u.value);
+		if (!keep)
+			err = t->ops->diseqc_burst(t, m->u.value);
 		break;
 	case VTP_DISEQC_MASTER:
-		err = t->ops->diseqc_master(t, m->u.diseqc.msg,
-					    m->u.diseqc.len);
+		s->sec.diseqc_len = m->u.diseqc.len;
+		memcpy(s->sec.diseqc, m->u.diseqc.msg, m->u.diseqc.len);
+		if (!keep)
+			err = vtd_share_sec_diseqc(t, m->u.diseqc.msg,
+						   m->u.diseqc.len);
 		if (err)
 			vtd_send_error(c, m->hdr.reqid, -err,
 				       "FE_DISEQC_SEND_MASTER_CMD (%u bytes): %s",

@@ -7,12 +7,110 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/dvb/frontend.h>
+
 #include "common/clock.h"
+#include "common/dvb.h"
 #include "common/log.h"
 #include "server/server.h"
 #include "server/share.h"
 
 #define PID_BIT(st, pid)	((st)->pid[(pid) >> 3] & (1u << ((pid) & 7)))
+
+void vtd_tuning_of(struct vtd_tuning *k, const struct vtd_tuner *t,
+		   const struct vtp_prop *props, unsigned int num)
+{
+	unsigned int i;
+
+	*k = t->sec;
+	k->valid = true;
+	k->freq = k->sr = k->stream_id = 0;
+	k->delsys = t->info.num_delsys ? t->info.delsys[0] : 0;
+	for (i = 0; i < num; i++) {
+		switch (props[i].cmd) {
+		case DTV_DELIVERY_SYSTEM:
+			k->delsys = props[i].data;
+			break;
+		case DTV_FREQUENCY:
+			k->freq = props[i].data;
+			break;
+		case DTV_SYMBOL_RATE:
+			k->sr = props[i].data;
+			break;
+		case DTV_STREAM_ID:
+			k->stream_id = props[i].data;
+			break;
+		}
+	}
+}
+
+static uint32_t vtd_absdiff(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * The same system, frequency (within 1 MHz: clients round the IF or
+ * the centre differently), symbol rate and stream; for satellite the same
+ * band, polarisation and switch position.
+ */
+bool vtd_tuning_same(const struct vtd_tuning *a, const struct vtd_tuning *b)
+{
+	bool sat = vt_delsys_is_sat(a->delsys);
+	bool s2 = (a->delsys == SYS_DVBS || a->delsys == SYS_DVBS2) &&
+		  (b->delsys == SYS_DVBS || b->delsys == SYS_DVBS2);
+
+	if (!a->valid || !b->valid || (a->delsys != b->delsys && !s2))
+		return false;
+	if (vtd_absdiff(a->freq, b->freq) > (sat ? 1000u : 1000000u) ||
+	    (a->sr && b->sr && vtd_absdiff(a->sr, b->sr) > 1000u) ||
+	    a->stream_id != b->stream_id)
+		return false;
+	if (!sat)
+		return true;
+	return a->voltage == b->voltage && a->tone == b->tone &&
+	       a->diseqc_len == b->diseqc_len &&
+	       !memcmp(a->diseqc, b->diseqc, a->diseqc_len);
+}
+
+void vtd_share_tuned(struct vtd_tuner *t, const struct vtp_prop *props,
+		     unsigned int num, int r)
+{
+	if (r < 0) {
+		t->tuning.valid = false;
+		return;
+	}
+	vtd_tuning_of(&t->tuning, t, props, num);
+}
+
+int vtd_share_sec_voltage(struct vtd_tuner *t, uint32_t v)
+{
+	int r = t->ops->set_voltage(t, v);
+
+	if (!r)
+		t->sec.voltage = v;
+	return r;
+}
+
+int vtd_share_sec_tone(struct vtd_tuner *t, uint32_t tone)
+{
+	int r = t->ops->set_tone(t, tone);
+
+	if (!r)
+		t->sec.tone = tone;
+	return r;
+}
+
+int vtd_share_sec_diseqc(struct vtd_tuner *t, const uint8_t *msg, size_t len)
+{
+	int r = t->ops->diseqc_master(t, msg, len);
+
+	if (!r && len <= sizeof(t->sec.diseqc)) {
+		memcpy(t->sec.diseqc, msg, len);
+		t->sec.diseqc_len = (uint8_t)len;
+	}
+	return r;
+}
 
 bool vtd_share_busy(const struct vtd_tuner *t)
 {
@@ -42,25 +140,27 @@ static int vtd_share_apply(struct vtd_tuner *t, char *missing,
 	return err;
 }
 
-int vtd_share_join(struct vtd_server *srv, struct vtd_stream *st,
-		   struct vtd_tuner *t)
+static int vtd_share_first(struct vtd_server *srv, struct vtd_stream *st,
+			   struct vtd_tuner *t, bool open)
 {
 	int err, fd;
 
 	memset(st->pid, 0, sizeof(st->pid));
 	st->all = false;
 	st->npids = 0;
-	if (t->owner)
-		return -EBUSY;
 	if (!t->nstreams) {
 		t->pidref = calloc(VTP_PID_FULL_TS + 1, sizeof(*t->pidref));
 		if (!t->pidref)
 			return -ENOMEM;
-		err = t->ops->open(t);
+		err = open ? t->ops->open(t) : 0;
 		if (err) {
 			free(t->pidref);
 			t->pidref = NULL;
 			return err;
+		}
+		if (open) {
+			memset(&t->sec, 0, sizeof(t->sec));
+			t->tuning.valid = false;
 		}
 		t->share_ev.kind = EV_SHARE;
 		t->share_ev.fd = -1;
@@ -70,19 +170,36 @@ int vtd_share_join(struct vtd_server *srv, struct vtd_stream *st,
 		fd = t->ops->get_fd(t);
 		if (fd >= 0 &&
 		    (err = vtd_server_watch(srv, &t->share_ev, fd, true)) < 0) {
-			t->ops->close(t);
+			if (open)
+				t->ops->close(t);
 			free(t->pidref);
 			t->pidref = NULL;
 			return err;
 		}
-		vt_notice("tuner %u (%s) opened for streams", t->info.index,
-			  t->where);
+		vt_notice("tuner %u (%s) %s for streams", t->info.index,
+			  t->where, open ? "opened" : "shared");
 	}
 	st->tuner = t;
 	st->next = t->streams;
 	t->streams = st;
 	t->nstreams++;
 	return 0;
+}
+
+int vtd_share_join(struct vtd_server *srv, struct vtd_stream *st,
+		   struct vtd_tuner *t)
+{
+	if (t->owner)
+		return -EBUSY;
+	return vtd_share_first(srv, st, t, true);
+}
+
+int vtd_share_adopt(struct vtd_server *srv, struct vtd_stream *st,
+		    struct vtd_tuner *t)
+{
+	if (t->nstreams)
+		return -EBUSY;
+	return vtd_share_first(srv, st, t, false);
 }
 
 /* Drop st's PIDs from the counts (the filters are the caller's job). */

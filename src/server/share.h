@@ -49,6 +49,23 @@ struct vtd_stream {
 	unsigned int npids;
 };
 
+/*
+ * The tuning of a tune's properties with t's SEC state (from the SEC
+ * calls made through vtd_share_sec_*()): what vtd_share_tuned() records
+ * and vtd_tuning_same() compares.
+ */
+void vtd_tuning_of(struct vtd_tuning *k, const struct vtd_tuner *t,
+		   const struct vtp_prop *props, unsigned int num);
+/* Whether a and b are the same transponder (both valid). */
+bool vtd_tuning_same(const struct vtd_tuning *a, const struct vtd_tuning *b);
+/* t was tuned with props (r: the backend's result; failure: none). */
+void vtd_share_tuned(struct vtd_tuner *t, const struct vtp_prop *props,
+		     unsigned int num, int r);
+/* SEC through the backend, recorded (0 or -errno as the op). */
+int vtd_share_sec_voltage(struct vtd_tuner *t, uint32_t v);
+int vtd_share_sec_tone(struct vtd_tuner *t, uint32_t tone);
+int vtd_share_sec_diseqc(struct vtd_tuner *t, const uint8_t *msg, size_t len);
+
 /* Whether anything holds t (a vtp session or a stream). */
 bool vtd_share_busy(const struct vtd_tuner *t);
 
@@ -59,6 +76,12 @@ bool vtd_share_busy(const struct vtd_tuner *t);
  */
 int vtd_share_join(struct vtd_server *srv, struct vtd_stream *st,
 		   struct vtd_tuner *t);
+/*
+ * st becomes the first stream of t, which its owner (a vtp session that
+ * is st's) has open already: 0 or -errno.
+ */
+int vtd_share_adopt(struct vtd_server *srv, struct vtd_stream *st,
+		    struct vtd_tuner *t);
 /* st leaves its tuner (closed with the last stream); its PIDs go. */
 void vtd_share_leave(struct vtd_server *srv, struct vtd_stream *st);
 
