@@ -6,7 +6,8 @@
 #   make bench-vm     the VM benchmarks of bench/vm/ (TCG, slow; booted
 #                     with run.sh --bench: no slub_debug)
 # Uses B, CC, CFLAGS, BASE_CFLAGS and the vtunerd/vtunerc targets.
-BENCH_TOOLS := $(B)/bench/relay $(B)/bench/fe-latency $(B)/bench/dvr-reader
+BENCH_TOOLS := $(B)/bench/relay $(B)/bench/fe-latency $(B)/bench/dvr-reader \
+               $(B)/bench/rtp-raw $(B)/bench/rtp-sink
 # the newest 6.12 kernel installed (6.12.118+deb12-amd64 in BENCHMARKS.md)
 BENCH_KVER  ?= $(lastword $(sort $(filter 6.12.%,$(KVERS))))
 
