@@ -7,7 +7,7 @@ SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp $(UNIT_DIR)/test_satip_query \
 		    $(UNIT_DIR)/test_satip_desc
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
-	       $(UNIT_DIR)/test_pidfilter $(SATIP_UNIT_TESTS)
+	       $(UNIT_DIR)/test_pidfilter $(UNIT_DIR)/test_share $(SATIP_UNIT_TESTS)
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
 	       $(VTP_AUTH_CFLAGS)
@@ -33,6 +33,10 @@ $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 
 # The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
 $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# A tuner shared by streams (src/server/share.c), on a mock backend.
+$(UNIT_DIR)/test_share: $(UNIT_DIR)/test_share.o $(B)/server/share.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
 # The SAT>IP protocol library (src/satip/).
