@@ -761,10 +761,22 @@ static bool vtd_satip_room(struct vtd_conn *c, const struct satip_req *q)
 	struct vtd_server *srv = c->srv;
 	unsigned int max = srv->cfg->max_clients;
 
+	unsigned int per = srv->cfg->max_per_addr, from = 0;
+	struct vtd_satip_sess *s;
+
 	if (max && srv->nsessions + vtd_sp(srv)->nsessions >= max) {
 		vt_info("%s: SAT>IP session refused: %u clients and sessions "
 			"(--max-clients %u)", c->peer,
 			srv->nsessions + vtd_sp(srv)->nsessions, max);
+		vtd_satip_error(c, q, 503, "No-More: sessions");
+		return false;
+	}
+	for (s = vtd_sp(srv)->sessions; s; s = s->next)
+		if (!s->dead && !strcmp(s->addr, c->addr))
+			from++;
+	if (per && from >= per) {
+		vt_info("%s: SAT>IP session refused: %u sessions from %s "
+			"(--max-per-addr %u)", c->peer, from, c->addr, per);
 		vtd_satip_error(c, q, 503, "No-More: sessions");
 		return false;
 	}
