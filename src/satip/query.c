@@ -586,6 +586,36 @@ int satip_tune_format(char *buf, size_t cap, const struct satip_tune *t)
 	return (int)o.len;
 }
 
+int satip_query_format(char *buf, size_t cap, const struct satip_tune *t)
+{
+	struct out o = { buf, cap, 0, false };
+	size_t i;
+
+	if (!cap)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		const struct attr *a = &attrs[i];
+		uint32_t v;
+
+		if (!satip_has(t, a->id))
+			continue;
+		v = *(const uint32_t *)((const char *)t + a->off);
+		put(&o, "%s%s=", o.len ? "&" : "", a->name);
+		if (a->kind == K_MILLI)
+			put_milli(&o, v, false);
+		else if (a->kind == K_UINT)
+			put(&o, "%u", v);
+		else
+			put(&o, "%s", tok_name(a->id, v));
+	}
+	if (o.full) {
+		buf[0] = '\0';
+		return -ENOBUFS;
+	}
+	return (int)o.len;
+}
+
 /* ---- DVB properties ----------------------------------------------------- */
 
 /*

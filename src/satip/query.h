@@ -127,6 +127,13 @@ int satip_query_parse(const char *query, struct satip_tune *t,
 bool satip_tune_same(const struct satip_tune *a, const struct satip_tune *b);
 
 /*
+ * The query that names t: "src=1&freq=11362&pol=h&msys=dvbs2&..." with
+ * every attribute present, in the spec's order, the inverse of
+ * satip_query_parse() (no pids).  The length, or -ENOBUFS.
+ */
+int satip_query_format(char *buf, size_t cap, const struct satip_tune *t);
+
+/*
  * The tuning part of a report, fields in the order of the spec's fmtp
  * line (an absent field is empty):
  *   DVB-S/S2: freq,pol,msys,mtype,plts,ro,sr,fec

@@ -396,6 +396,36 @@ static int props(const char *query, const struct satip_lnb *lnb)
 	return satip_tune_to_props(&t, lnb, &d, err, sizeof(err));
 }
 
+/* satip_query_format() writes what satip_query_parse() reads back. */
+static void test_query_format(void **state)
+{
+	static const char *const in[] = {
+		"src=2&freq=11362&pol=h&ro=0.35&msys=dvbs2&mtype=8psk&plts=on&sr=22000&fec=23",
+		"freq=12603.5&pol=v&msys=dvbs&sr=27500.5&isi=5&plsm=gold&plsc=1",
+		"fe=3&freq=506&bw=8&msys=dvbt2&tmode=32k&mtype=256qam&gi=1128&fec=35&plp=1&t2id=0&sm=0",
+		"freq=474.166&bw=1.712&msys=dvbt",
+		"freq=346&msys=dvbc&mtype=64qam&sr=6900&specinv=1",
+	};
+	struct satip_tune a;
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		assert_int_equal(q(in[i]), 0);
+		a = t;
+		assert_true(satip_query_format(buf, sizeof(buf), &a) > 0);
+		assert_int_equal(q(buf), 0);
+		assert_memory_equal(&a, &t, sizeof(a));
+	}
+	q(in[0]);
+	assert_string_equal((satip_query_format(buf, sizeof(buf), &t), buf),
+			    "src=2&freq=11362&pol=h&ro=0.35&msys=dvbs2&mtype=8psk"
+			    "&plts=on&sr=22000&fec=23");
+	assert_int_equal(satip_query_format(buf, 20, &t), -ENOBUFS);
+	assert_string_equal(buf, "");
+}
+
 static void test_props_sat(void **state)
 {
 	const struct satip_lnb nodiseqc = { 9750000, 10600000, 11700000, false };
@@ -636,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_query_format),
 		cmocka_unit_test(test_props_sat),
 		cmocka_unit_test(test_props_ter_cab),
 		cmocka_unit_test(test_pls),
