@@ -20,8 +20,9 @@
  * the image, once a loop), so a receiver sees no CC error at the loop.
  * A sender that falls behind skips what is due beyond 1/4 s (at least
  * 4 MiB), as the sim does (VTD_SIM_BACKLOG_*).
- * Prints "sent DGRAMS datagrams BYTES bytes in T s cpu C s dropped D
- * skipped S" (D datagrams the socket refused, S TS packets skipped).
+ * Prints "sent DGRAMS datagrams BYTES bytes in T s cpu C s user U s dropped D
+ * skipped S sleeps V" (D datagrams the socket refused, S TS packets
+ * skipped, V voluntary context switches: the times it slept).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -62,6 +63,22 @@ static double cpu_s(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static long nvcsw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_nvcsw;
+}
+
+static double user_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 }
 
 static uint8_t *img;
@@ -138,7 +155,8 @@ int main(int argc, char **argv)
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_DGRAM }, *ai;
 	char host[256], *colon;
 	uint64_t rate, t0, backlog, skipped = 0, tick_ns = 10000000ull, sent_pk = 0, dgrams = 0, dropped = 0, bytes = 0;
-	double secs, c0;
+	double secs, c0, u0;
+	long v0;
 	uint8_t *copybuf = NULL;
 	size_t pos = 0, copymax = 0;
 	unsigned int batch = 64;
@@ -195,6 +213,8 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	c0 = cpu_s();
+	u0 = user_s();
+	v0 = nvcsw();
 	t0 = now_ns();
 	for (;;) {
 		uint64_t now = now_ns(), due, left;
@@ -293,10 +313,10 @@ int main(int argc, char **argv)
 		}
 	}
 	/* bytes: the TS of the datagrams the socket took */
-	printf("sent %llu datagrams %llu bytes in %.3f s cpu %.3f s dropped %llu skipped %llu\n",
+	printf("sent %llu datagrams %llu bytes in %.3f s cpu %.3f s user %.3f s dropped %llu skipped %llu sleeps %ld\n",
 	       (unsigned long long)dgrams,
 	       (unsigned long long)bytes, (now_ns() - t0) / 1e9,
-	       cpu_s() - c0, (unsigned long long)dropped,
-	       (unsigned long long)skipped);
+	       cpu_s() - c0, user_s() - u0, (unsigned long long)dropped,
+	       (unsigned long long)skipped, nvcsw() - v0);
 	return 0;
 }

@@ -20,7 +20,8 @@
  * first_ms: from sending PLAY to the first datagram with TS in it (its
  * arrival as the kernel stamped it, SO_TIMESTAMPNS).
  *
- * One line: "recv D datagrams B bytes in T s (R Mbit/s) empty E seqlost L
+ * One line: "recv D datagrams B bytes in T s (R Mbit/s) empty E short S
+ * (datagrams of TS with fewer than 7 packets) seqlost L
  * reorder O ccerr C syncerr S badhdr H ovfl V options_ms O setup_ms U
  * play_ms P first_ms F cpu C"; exit 1 if an RTSP request failed.
  */
@@ -83,7 +84,7 @@ static double cpu_s(void)
 /* ---- counting ---- */
 
 static struct {
-	uint64_t dgrams, bytes, empty, seqlost, reorder, ccerr, syncerr, badhdr;
+	uint64_t dgrams, bytes, empty, shortd, seqlost, reorder, ccerr, syncerr, badhdr;
 	uint32_t ovfl;
 	uint64_t first_ns, last_ns;	/* first / last datagram with TS */
 	bool have_seq;
@@ -131,6 +132,8 @@ static void account(const uint8_t *d, size_t len, uint64_t now)
 		st.first_ns = now;
 	st.last_ns = now;
 	n = len / TS;
+	if (n < 7)
+		st.shortd++;
 	st.bytes += len;
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = d + i * TS;
@@ -411,12 +414,13 @@ int main(int argc, char **argv)
 		double t = st.first_ns && st.last_ns > st.first_ns ?
 			(st.last_ns - st.first_ns) / 1e9 : 0;
 
-		printf("recv %llu datagrams %llu bytes in %.3f s (%.2f Mbit/s) empty %llu "
+		printf("recv %llu datagrams %llu bytes in %.3f s (%.2f Mbit/s) empty %llu short %llu "
 		       "seqlost %llu reorder %llu ccerr %llu syncerr %llu badhdr %llu "
 		       "ovfl %u options_ms %.3f setup_ms %.3f play_ms %.3f first_ms %.3f "
 		       "cpu %.3f\n",
 		       (unsigned long long)st.dgrams, (unsigned long long)st.bytes, t,
 		       t > 0 ? st.bytes * 8 / t / 1e6 : 0, (unsigned long long)st.empty,
+		       (unsigned long long)st.shortd,
 		       (unsigned long long)st.seqlost, (unsigned long long)st.reorder,
 		       (unsigned long long)st.ccerr, (unsigned long long)st.syncerr,
 		       (unsigned long long)st.badhdr, st.ovfl, options_ms, setup_ms,

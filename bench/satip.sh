@@ -54,6 +54,10 @@ trap cleanup EXIT
 
 say() { echo "$*" | tee -a "$res"; }
 cpu() { awk -v hz="$HZ" '{sub(/^.*\) /, ""); print ($12 + $13) / hz}' "/proc/$1/stat"; }
+# voluntary context switches of PID (the times it slept), its read() calls
+sleeps() { awk '/^voluntary_ctxt_switches/{print $2}' "/proc/$1/status"; }
+syscr() { awk '/^syscr/{print $2}' "/proc/$1/io"; }
+ucpu() { awk -v hz="$HZ" '{sub(/^.*\) /, ""); print $12 / hz}' "/proc/$1/stat"; }
 calc() { awk "BEGIN{printf \"%.${2:-3}f\", $1}"; }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 part() { [ "$PARTS" = all ] || [[ " $PARTS " == *" $1 "* ]]; }
@@ -138,16 +142,25 @@ start_vtunerd() {	# start_vtunerd CONF TUNERS LOG [more options]
 
 # ---- 1. CPU per byte ----------------------------------------------------------
 declare -A R
-# every line: bytes secs Mbit/s sender_cpu_s sink_cpu_s seqlost ccerr ovfl datagrams
+# every line: bytes secs Mbit/s sender_cpu_s sink_cpu_s seqlost ccerr ovfl
+# datagrams short_datagrams (< 7 TS packets) sender_user_cpu_s
+# sender_sleeps (voluntary context switches) vtunerd_read_calls (the sim's
+# timer drained: it caught up with the TS due)
 if part cpu; then
 	start_vtunerd "$out/bench.conf" 1 "$out/vtunerd.log"
 	# vt_run MHZ: one session of SECS; the sink's line + vtunerd's CPU
 	vt_run() {
-		local c0 c1 l
+		local c0 c1 u0 u1 v0 v1 r0 r1 l
 		c0=$(cpu "$D")
+		u0=$(ucpu "$D")
+		v0=$(sleeps "$D")
+		r0=$(syscr "$D")
 		l=$("$SINK" "$UDP" "$SECS" "rtsp=127.0.0.1:$RTSP" "query=$(q "$1")")
 		c1=$(cpu "$D")
-		echo "$l vcpu $(calc "$c1 - $c0")"
+		u1=$(ucpu "$D")
+		v1=$(sleeps "$D")
+		r1=$(syscr "$D")
+		echo "$l vcpu $(calc "$c1 - $c0") vuser $(calc "$u1 - $u0") vsleeps $((v1 - v0)) vreads $((r1 - r0))"
 	}
 	raw_run() {	# raw_run FILE RATE [copy]
 		local s l r
@@ -158,7 +171,7 @@ if part cpu; then
 		r=$("$RAW" "$out/$1" "127.0.0.1:$UDP" "$2" "$SECS" ${3:-})
 		wait "$s"
 		l=$(cat "$out/sink.out")
-		echo "$l vcpu $(field cpu "$r")"
+		echo "$l vcpu $(field cpu "$r") vuser $(field user "$r") vsleeps $(field sleeps "$r") vreads 0"
 	}
 	cases="raw-80 raw-80-copy vt-file-80 vt-gen-80 raw-800 raw-800-copy vt-file-800 vt-gen-800 raw-4g raw-4g-copy vt-file-4g"
 	for round in $(seq "$ROUNDS"); do
@@ -179,8 +192,9 @@ if part cpu; then
 			vt-gen-80) l=$(vt_run 522) ;;
 			vt-gen-800) l=$(vt_run 474) ;;
 			esac
-			# bytes secs Mbit/s sender_cpu sink_cpu seqlost ccerr ovfl datagrams
-			line="$(field datagrams "$l") $(field in "$l") $(field s "$l" | tr -d '(') $(field vcpu "$l") $(field cpu "$l") $(field seqlost "$l") $(field ccerr "$l") $(field ovfl "$l") $(field recv "$l")"
+			# bytes secs Mbit/s sender_cpu sink_cpu seqlost ccerr ovfl
+			# datagrams short_datagrams sender_user_cpu
+			line="$(field datagrams "$l") $(field in "$l") $(field s "$l" | tr -d '(') $(field vcpu "$l") $(field cpu "$l") $(field seqlost "$l") $(field ccerr "$l") $(field ovfl "$l") $(field recv "$l") $(field short "$l") $(field vuser "$l") $(field vsleeps "$l") $(field vreads "$l")"
 			say "run $round $k: $line"
 			R[$k]+="$line"$'\n'
 		done
@@ -189,12 +203,12 @@ if part cpu; then
 
 	say ""
 	say "## RTP/UDP output, medians of $ROUNDS interleaved runs (CPU per GB of TS the sink received)"
-	say "| case | Mbit/s | TS packets / datagram | sender CPU s/GB | sender % of a core | sink CPU s/GB | datagrams lost (seq) | TS CC errors | sink socket drops |"
-	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	say "| case | Mbit/s | TS packets / datagram | short datagrams / s | sender CPU s/GB | of which user | sender % of a core | sender sleeps / s | timer drains / s | sink CPU s/GB | datagrams lost (seq) | TS CC errors | sink socket drops |"
+	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	col() { printf '%s' "${R[$1]}" | awk -v c="$2" 'NF{print $c}' | median; }
 	sum() { printf '%s' "${R[$1]}" | awk -v c="$2" 'NF{s += $c} END{print s + 0}'; }
 	for k in $cases; do
-		say "| $k | $(col "$k" 3) | $(printf '%s' "${R[$k]}" | awk 'NF{print $1 / 188 / $9}' | median | xargs -I{} awk 'BEGIN{printf "%.2f", {}}') | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $4 / ($1 / 1e9)}' | median)") | $(calc "$(printf '%s' "${R[$k]}" | awk -v s="$SECS" 'NF{print $4 / s * 100}' | median)" 1) | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $5 / ($1 / 1e9)}' | median)") | $(sum "$k" 6) | $(sum "$k" 7) | $(sum "$k" 8) |"
+		say "| $k | $(col "$k" 3) | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $1 / 188 / $9}' | median)" 2) | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $10 / $2}' | median)" 0) | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $4 / ($1 / 1e9)}' | median)") | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $11 / ($1 / 1e9)}' | median)") | $(calc "$(printf '%s' "${R[$k]}" | awk -v s="$SECS" 'NF{print $4 / s * 100}' | median)" 1) | $(calc "$(printf '%s' "${R[$k]}" | awk -v s="$SECS" 'NF{print $12 / s}' | median)" 0) | $(calc "$(printf '%s' "${R[$k]}" | awk -v s="$SECS" 'NF{print $13 / s}' | median)" 0) | $(calc "$(printf '%s' "${R[$k]}" | awk 'NF{print $5 / ($1 / 1e9)}' | median)") | $(sum "$k" 6) | $(sum "$k" 7) | $(sum "$k" 8) |"
 	done
 	# per_round A B: A / B of sender CPU per GB, round by round
 	per_round() {
