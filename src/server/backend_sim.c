@@ -507,6 +507,43 @@ bool vtd_sim_available(void)
 	return true;
 }
 
+size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_sim_service *s),
+			void *ctx)
+{
+	struct vtd_sim_service v;
+	size_t i, j, n = 0;
+
+	if (!sim_world_ready)
+		return 0;
+	for (i = 0; i < sim_world.ntp; i++) {
+		const struct vts_transponder *tp = &sim_world.tp[i];
+
+		for (j = 0; j < tp->nservices; j++) {
+			const struct vts_service *svc = &tp->services[j];
+
+			memset(&v, 0, sizeof(v));
+			v.name = svc->name;
+			v.delsys = tp->delsys;
+			v.frequency = tp->frequency;
+			v.symbol_rate = tp->symbol_rate;
+			v.modulation = tp->modulation;
+			v.fec = tp->fec;
+			v.rolloff = tp->rolloff;
+			v.bandwidth_hz = tp->bandwidth_hz;
+			v.plp = tp->plp;
+			v.horizontal = tp->pol == VTS_POL_H;
+			v.position = tp->position;
+			v.pids[v.npids++] = svc->pmt_pid;
+			if (svc->video_pid)
+				v.pids[v.npids++] = svc->video_pid;
+			v.pids[v.npids++] = svc->audio_pid;
+			cb(ctx, &v);
+			n++;
+		}
+	}
+	return n;
+}
+
 /*
  * The world of cfg: the built-in transponders, those of cfg->config and,
  * with load_files, every ts_file of them read into memory.  0, or -1 with
@@ -602,6 +639,14 @@ int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen)
 bool vtd_sim_available(void)
 {
 	return false;
+}
+
+size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_sim_service *s),
+			void *ctx)
+{
+	(void)cb;
+	(void)ctx;
+	return 0;
 }
 
 int vtd_sim_add(struct vtd_tuners *ts, const struct vtd_sim_config *cfg)

@@ -17,6 +17,7 @@
 #include <linux/dvb/frontend.h>
 
 #include "common/clock.h"
+#include "common/dvb.h"
 #include "common/log.h"
 #include "satip/desc.h"
 #include "satip/query.h"
@@ -79,6 +80,14 @@ struct vtd_satip {
 	unsigned int frontends[3];	/* DVB-S2, DVB-T, DVB-C tuners */
 	char uuid[37];
 	char name[VTP_PEER_NAME_MAX + 1];	/* friendlyName */
+	/* the channel list (/channels.m3u): the services the tuners get */
+	struct vtd_satip_chan {
+		char name[64];
+		char query[160];
+		uint16_t pids[5];	/* PAT, then the service's */
+		unsigned int npids;
+	} *chans;
+	unsigned int nchans;
 	struct vtd_ssdp *ssdp;		/* NULL: not announced */
 	struct vtd_ev ssdp_ev;		/* EV_UDP */
 	uint64_t ssdp_due;		/* next NOTIFY round */
@@ -987,6 +996,94 @@ static void vtd_satip_describe(struct vtd_conn *c, const struct satip_req *q)
 	}
 }
 
+/* The M3U list, with this connection's address in its URLs. */
+static void vtd_satip_m3u(struct vtd_conn *c, const struct satip_req *q)
+{
+	struct vtd_satip *sp = vtd_sp(c->srv);
+	struct satip_m3u_entry *e = calloc(sp->nchans, sizeof(*e));
+	char host[64], *body = NULL;
+	size_t cap = 256 + (size_t)sp->nchans * 320;
+	unsigned int i;
+	int n, len = -1;
+
+	body = malloc(cap);
+	if (e && body) {
+		for (i = 0; i < sp->nchans; i++) {
+			e[i].name = sp->chans[i].name;
+			e[i].query = sp->chans[i].query;
+			e[i].pids = sp->chans[i].pids;
+			e[i].npids = sp->chans[i].npids;
+		}
+		len = satip_m3u(body, cap, vtd_satip_host(c, host, sizeof(host)),
+				sp->rtsp_port, e, sp->nchans);
+	}
+	free(e);
+	if (len < 0) {
+		free(body);
+		vtd_satip_error(c, q, 500, NULL);
+		return;
+	}
+	n = vtd_satip_start(sp->reply, sizeof(sp->reply), q, 200);
+	n = satip_reply_add(sp->reply, sizeof(sp->reply), n,
+			    "Content-Type: audio/x-mpegurl\r\n"
+			    "Content-Length: %d\r\n\r\n", len);
+	if (n > 0) {
+		vtd_satip_send(c, sp->reply, (size_t)n);
+		if (!c->dead && q->method == SATIP_M_GET)
+			vtd_satip_send(c, body, (size_t)len);
+	}
+	free(body);
+}
+
+/* A service of the sim as a SAT>IP query (src from its switch position). */
+static void vtd_satip_chan_add(void *ctx, const struct vtd_sim_service *v)
+{
+	struct vtd_satip *sp = ctx;
+	struct vtd_satip_chan *ch;
+	struct satip_tune t;
+
+	memset(&t, 0, sizeof(t));
+#define SET(a, f, val) do { t.f = (val); t.present |= 1u << SATIP_A_##a; } while (0)
+	SET(MSYS, msys, v->delsys);
+	if (vt_delsys_is_sat(v->delsys)) {
+		SET(SRC, src, v->position + 1);
+		SET(FREQ, freq, v->frequency);
+		SET(POL, pol, v->horizontal ? SATIP_POL_H : SATIP_POL_V);
+		SET(SR, sr, v->symbol_rate);
+		if (v->delsys == SYS_DVBS2)
+			SET(RO, ro, v->rolloff);
+	} else {
+		SET(FREQ, freq, v->frequency / 1000);
+		if (v->bandwidth_hz)
+			SET(BW, bw, v->bandwidth_hz);
+		if (v->symbol_rate)
+			SET(SR, sr, v->symbol_rate);
+		if (v->delsys == SYS_DVBT2)
+			SET(PLP, plp, v->plp);
+	}
+	if (v->modulation != QAM_AUTO)
+		SET(MTYPE, mtype, v->modulation);
+	if (v->fec != FEC_AUTO && v->fec != FEC_NONE)
+		SET(FEC, fec, v->fec);
+#undef SET
+	if (sp->nchans % 16 == 0) {
+		ch = realloc(sp->chans, (sp->nchans + 16) * sizeof(*ch));
+		if (!ch)
+			return;
+		sp->chans = ch;
+	}
+	ch = &sp->chans[sp->nchans];
+	memset(ch, 0, sizeof(*ch));
+	if (satip_query_format(ch->query, sizeof(ch->query), &t) < 0 ||
+	    v->npids > 4)
+		return;
+	snprintf(ch->name, sizeof(ch->name), "%s", v->name);
+	ch->pids[0] = 0;
+	memcpy(ch->pids + 1, v->pids, v->npids * sizeof(v->pids[0]));
+	ch->npids = v->npids + 1;
+	sp->nchans++;
+}
+
 static void vtd_satip_desc(const struct vtd_satip *sp, struct satip_desc *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -994,6 +1091,7 @@ static void vtd_satip_desc(const struct vtd_satip *sp, struct satip_desc *d)
 	d->model_number = VT_VERSION;
 	d->uuid = sp->uuid;
 	d->caps = sp->caps;
+	d->m3u_url = sp->nchans ? "/channels.m3u" : NULL;
 	d->config_id = satip_config_id(d);
 }
 
@@ -1027,6 +1125,10 @@ static void vtd_satip_http(struct vtd_conn *c, const struct satip_req *q)
 			if (!c->dead && q->method == SATIP_M_GET)
 				vtd_satip_send(c, sp->body, (size_t)len);
 		}
+		return;
+	}
+	if (!strcmp(q->path, "/channels.m3u") && sp->nchans) {
+		vtd_satip_m3u(c, q);
 		return;
 	}
 	if (strcmp(q->path, "/") || !q->has_query || q->method != SATIP_M_GET) {
@@ -1251,6 +1353,7 @@ int vtd_satip_init(struct vtd_server *srv, const char *spec)
 	seed[sizeof(seed) - 8] = 0;
 	snprintf(seed + strlen(seed), 8, ":%u", sp->rtsp_port);
 	satip_uuid_from(seed, sp->uuid);
+	vtd_sim_services(vtd_satip_chan_add, sp);
 	if (srv->cfg->satip_announce)
 		vtd_satip_announce(srv, sp, host);
 	vt_notice("SAT>IP: RTSP on port %u, RTP from ports %u-%u, tuners %s",
@@ -1280,6 +1383,7 @@ void vtd_satip_fini(struct vtd_server *srv)
 		close(sp->rtp_fd);
 	if (sp->rtcp_fd >= 0)
 		close(sp->rtcp_fd);
+	free(sp->chans);
 	free(sp);
 	srv->satip = NULL;
 }
