@@ -156,11 +156,11 @@ int vtd_sim_check(const struct vtd_sim_config *cfg, char *err, size_t errlen);
 int vtd_sim_set_delsys(struct vtd_sim_config *cfg, const char *list,
 		       char *err, size_t errlen);
 /*
- * A service the simulated tuners can receive, for the SAT>IP channel
- * list: its transponder (frequencies as the sim's world has them:
- * satellite RF in kHz, else Hz) and its PIDs.
+ * A service the tuners can receive, for the SAT>IP channel list (the
+ * sim's world, or a channel file): its transponder (satellite: RF
+ * frequency in kHz; others: Hz; enum fe_* values) and its PIDs.
  */
-struct vtd_sim_service {
+struct vtd_service {
 	const char *name;
 	uint32_t delsys, frequency, symbol_rate, modulation, fec, rolloff;
 	uint32_t bandwidth_hz, plp;
@@ -170,7 +170,7 @@ struct vtd_sim_service {
 	unsigned int npids;
 };
 /* Call cb for every service of the sim's world; how many (0: no sim). */
-size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_sim_service *s),
+size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_service *s),
 			void *ctx);
 
 /* Whether the sim backend was built in. */

@@ -507,10 +507,10 @@ bool vtd_sim_available(void)
 	return true;
 }
 
-size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_sim_service *s),
+size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_service *s),
 			void *ctx)
 {
-	struct vtd_sim_service v;
+	struct vtd_service v;
 	size_t i, j, n = 0;
 
 	if (!sim_world_ready)
@@ -641,7 +641,7 @@ bool vtd_sim_available(void)
 	return false;
 }
 
-size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_sim_service *s),
+size_t vtd_sim_services(void (*cb)(void *ctx, const struct vtd_service *s),
 			void *ctx)
 {
 	(void)cb;

@@ -1036,7 +1036,7 @@ static void vtd_satip_m3u(struct vtd_conn *c, const struct satip_req *q)
 }
 
 /* A service of the sim as a SAT>IP query (src from its switch position). */
-static void vtd_satip_chan_add(void *ctx, const struct vtd_sim_service *v)
+static void vtd_satip_chan_add(void *ctx, const struct vtd_service *v)
 {
 	struct vtd_satip *sp = ctx;
 	struct vtd_satip_chan *ch;
