@@ -17,7 +17,7 @@
 
 #include "satip/rtsp.h"
 
-#define VTD_SATIP_DEFAULT_PORT	554
+#define VTD_SATIP_DEFAULT_PORT	554u
 #define VTD_RTSP_QUEUE		(2 * 1024 * 1024)	/* per connection */
 #define VTD_SATIP_TIMEOUT_S	60	/* Session: ...;timeout= */
 #define VTD_SATIP_MAX_PIDS	128	/* per session, else 503 */
