@@ -98,6 +98,69 @@ const char *vt_delsys_classic_type(unsigned int delsys)
 	       NULL;
 }
 
+struct sym {
+	const char *name;
+	int value;
+};
+
+static const struct sym mod_syms[] = {
+	{ "QPSK", QPSK }, { "QAM/16", QAM_16 }, { "QAM/32", QAM_32 },
+	{ "QAM/64", QAM_64 }, { "QAM/128", QAM_128 }, { "QAM/256", QAM_256 },
+	{ "QAM/AUTO", QAM_AUTO }, { "VSB/8", VSB_8 }, { "VSB/16", VSB_16 },
+	{ "PSK/8", PSK_8 }, { "APSK/16", APSK_16 }, { "APSK/32", APSK_32 },
+	{ "DQPSK", DQPSK }, { "QAM/4_NR", QAM_4_NR },
+	{ "8PSK", PSK_8 }, { "16APSK", APSK_16 }, { "32APSK", APSK_32 },
+	{ "AUTO", QAM_AUTO }, { NULL, 0 }
+};
+
+static const struct sym fec_syms[] = {
+	{ "NONE", FEC_NONE }, { "1/2", FEC_1_2 }, { "2/3", FEC_2_3 },
+	{ "3/4", FEC_3_4 }, { "4/5", FEC_4_5 }, { "5/6", FEC_5_6 },
+	{ "6/7", FEC_6_7 }, { "7/8", FEC_7_8 }, { "8/9", FEC_8_9 },
+	{ "AUTO", FEC_AUTO }, { "3/5", FEC_3_5 }, { "9/10", FEC_9_10 },
+	{ "2/5", FEC_2_5 }, { NULL, 0 }
+};
+
+static const struct sym rolloff_syms[] = {
+	{ "35", ROLLOFF_35 }, { "20", ROLLOFF_20 }, { "25", ROLLOFF_25 },
+	{ "AUTO", ROLLOFF_AUTO }, { NULL, 0 }
+};
+
+static const struct sym pol_syms[] = {
+	{ "HORIZONTAL", VT_POL_H }, { "VERTICAL", VT_POL_V },
+	{ "LEFT", VT_POL_L }, { "RIGHT", VT_POL_R },
+	{ "H", VT_POL_H }, { "V", VT_POL_V }, { "L", VT_POL_L },
+	{ "R", VT_POL_R }, { NULL, 0 }
+};
+
+static int sym_parse(const struct sym *t, const char *name)
+{
+	for (; t->name; t++)
+		if (name_eq(name, t->name))
+			return t->value;
+	return -1;
+}
+
+int vt_modulation_parse(const char *name)
+{
+	return sym_parse(mod_syms, name);
+}
+
+int vt_fec_parse(const char *name)
+{
+	return sym_parse(fec_syms, name);
+}
+
+int vt_rolloff_parse(const char *name)
+{
+	return sym_parse(rolloff_syms, name);
+}
+
+int vt_pol_parse(const char *name)
+{
+	return sym_parse(pol_syms, name);
+}
+
 static const char *const msg_names[] = {
 	[MSG_SET_FRONTEND] =		"SET_FRONTEND",
 	[MSG_GET_FRONTEND] =		"GET_FRONTEND",

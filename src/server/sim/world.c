@@ -66,34 +66,11 @@ const struct vts_transponder *vts_world_find(const struct vts_world *w,
 	return NULL;
 }
 
-/* ---- name tables of the parser (delivery systems: common/dvb.h) ---- */
+/* ---- name tables of the parser (DVB names: common/dvb.h) ---- */
 
 struct vts_sym {
 	const char *name;
 	int value;
-};
-
-static const struct vts_sym vts_mod_syms[] = {
-	{ "QPSK", QPSK }, { "8PSK", PSK_8 }, { "16APSK", APSK_16 },
-	{ "32APSK", APSK_32 }, { "QAM16", QAM_16 }, { "QAM32", QAM_32 },
-	{ "QAM64", QAM_64 }, { "QAM128", QAM_128 }, { "QAM256", QAM_256 },
-	{ "AUTO", QAM_AUTO }, { NULL, 0 }
-};
-
-static const struct vts_sym vts_fec_syms[] = {
-	{ "1/2", FEC_1_2 }, { "2/3", FEC_2_3 }, { "3/4", FEC_3_4 },
-	{ "3/5", FEC_3_5 }, { "4/5", FEC_4_5 }, { "5/6", FEC_5_6 },
-	{ "6/7", FEC_6_7 }, { "7/8", FEC_7_8 }, { "8/9", FEC_8_9 },
-	{ "9/10", FEC_9_10 }, { "AUTO", FEC_AUTO }, { NULL, 0 }
-};
-
-static const struct vts_sym vts_rolloff_syms[] = {
-	{ "35", ROLLOFF_35 }, { "25", ROLLOFF_25 }, { "20", ROLLOFF_20 },
-	{ NULL, 0 }
-};
-
-static const struct vts_sym vts_pol_syms[] = {
-	{ "H", VTS_POL_H }, { "V", VTS_POL_V }, { NULL, 0 }
 };
 
 static const struct vts_sym vts_type_syms[] = {
@@ -556,6 +533,31 @@ static int vts_set_sym(const struct vts_sym *syms, const char *val, void *out)
 	return 0;
 }
 
+/*
+ * A modulation, code rate, rolloff or polarisation by common/dvb.h's
+ * names, of those a simulated transponder can have.
+ */
+static int vts_set_dvb(int (*parse)(const char *), const char *val,
+		       void *out)
+{
+	int v = parse(val);
+
+	if (v < 0)
+		return -1;
+	if (parse == vt_modulation_parse &&
+	    (v == VSB_8 || v == VSB_16 || v == DQPSK || v == QAM_4_NR))
+		return -1;
+	if (parse == vt_rolloff_parse && v == ROLLOFF_AUTO)
+		return -1;
+	if (parse == vt_pol_parse) {
+		if (v != VT_POL_H && v != VT_POL_V)
+			return -1;
+		v = v == VT_POL_H ? VTS_POL_H : VTS_POL_V;
+	}
+	*(int *)out = v;
+	return 0;
+}
+
 static int vts_set_u16(const char *val, uint32_t max, uint16_t *out)
 {
 	uint32_t v;
@@ -585,17 +587,17 @@ static int vts_tp_key(struct vts_parser *ps, const char *key, const char *val)
 	if (!strcmp(key, "frequency"))
 		return vts_parse_hz(val, &ps->freq, &ps->freq_unit);
 	if (!strcmp(key, "polarisation") || !strcmp(key, "polarization"))
-		return vts_set_sym(vts_pol_syms, val, &tp->pol);
+		return vts_set_dvb(vt_pol_parse, val, &tp->pol);
 	if (!strcmp(key, "position"))
 		return vts_parse_u32(val, VTS_MAX_POSITIONS - 1, &tp->position);
 	if (!strcmp(key, "symbol_rate"))
 		return vts_parse_u32(val, 100000000, &tp->symbol_rate);
 	if (!strcmp(key, "modulation"))
-		return vts_set_sym(vts_mod_syms, val, &tp->modulation);
+		return vts_set_dvb(vt_modulation_parse, val, &tp->modulation);
 	if (!strcmp(key, "fec"))
-		return vts_set_sym(vts_fec_syms, val, &tp->fec);
+		return vts_set_dvb(vt_fec_parse, val, &tp->fec);
 	if (!strcmp(key, "rolloff"))
-		return vts_set_sym(vts_rolloff_syms, val, &tp->rolloff);
+		return vts_set_dvb(vt_rolloff_parse, val, &tp->rolloff);
 	if (!strcmp(key, "bandwidth"))
 		return vts_parse_u32hz(val, &tp->bandwidth_hz);
 	if (!strcmp(key, "plp"))
