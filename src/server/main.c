@@ -24,6 +24,7 @@
 #include "common/text.h"
 #include "server/announce.h"
 #include "server/backend.h"
+#include "server/channels.h"
 #include "server/server.h"
 
 
@@ -46,6 +47,7 @@ enum {
 	OPT_SATIP,
 	OPT_USER,
 	OPT_CHECK,
+	OPT_SATIP_CHANNELS,
 };
 
 static const struct option long_opts[] = {
@@ -58,6 +60,7 @@ static const struct option long_opts[] = {
 	{ "max-clients",	required_argument, NULL, 'm' },
 	{ "max-per-addr",	required_argument, NULL, OPT_MAX_PER_ADDR },
 	{ "satip",		required_argument, NULL, OPT_SATIP },
+	{ "satip-channels",	required_argument, NULL, OPT_SATIP_CHANNELS },
 	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
@@ -113,6 +116,9 @@ static void usage(FILE *f)
 "                            satip plugin...) on ADDR, port 554 by default\n"
 "                            (below 1024: needs CAP_NET_BIND_SERVICE); off\n"
 "                            by default\n"
+"      --satip-channels FILE list the services of FILE, a channel file of\n"
+"                            dvbv5-scan (-o FILE), in the SAT>IP channel\n"
+"                            list /channels.m3u too\n"
 "      --no-announce         do not announce the server on the network\n"
 "                            (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
 "  -n, --name NAME           server name sent to clients and announced\n"
@@ -137,7 +143,8 @@ static void usage(FILE *f)
 "                            \"name = NAME\" is --name NAME\n"
 "      --check               check the options, FILE and the key of\n"
 "                            --psk-file (and the --sim-config with its\n"
-"                            ts_files), then exit: 0 valid, 2 not\n"
+"                            ts_files, the --satip-channels file), then\n"
+"                            exit: 0 valid, 2 not\n"
 "  -h, --help                show this help and exit\n"
 "  -V, --version             show the version and exit\n"
 "\n"
@@ -330,6 +337,11 @@ static void handle_opt(int opt, const char *arg, void *unused)
 				    arg);
 		O.cfg.satip = arg;
 		break;
+	case OPT_SATIP_CHANNELS:
+		if (!*arg)
+			usage_error("--satip-channels needs a file name");
+		O.cfg.satip_channels = arg;
+		break;
 	case OPT_PSK_FILE:
 		O.psk_file = arg;
 		break;
@@ -419,6 +431,12 @@ static int check_files(const struct vt_config *conf)
 		fprintf(stderr, PROG ": %s\n", err);
 		goto out;
 	}
+	if (O.cfg.satip_channels &&
+	    vtd_channels_load(O.cfg.satip_channels, NULL, NULL, err,
+			      sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": --satip-channels %s\n", err);
+		goto out;
+	}
 	if (O.psk_file) {
 		snprintf(err, sizeof(err), "libsodium cannot be initialised");
 		if (vtp_auth_init() < 0 ||
@@ -465,6 +483,8 @@ int main(int argc, char **argv)
 		usage_error("--sim-config needs --sim when --adapter is given");
 	if (O.sim.ndelsys && !O.use_sim && O.nadapters)
 		usage_error("--sim-delsys needs --sim when --adapter is given");
+	if (O.cfg.satip_channels && !O.cfg.satip)
+		usage_error("--satip-channels needs --satip");
 	if (!O.nadapters)
 		O.use_sim = true;
 	if (!O.cfg.nlisten)

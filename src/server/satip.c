@@ -23,6 +23,7 @@
 #include "satip/query.h"
 #include "satip/report.h"
 #include "satip/rtsp.h"
+#include "server/channels.h"
 #include "server/satip.h"
 #include "server/server.h"
 #include "server/share.h"
@@ -1354,6 +1355,12 @@ int vtd_satip_init(struct vtd_server *srv, const char *spec)
 	snprintf(seed + strlen(seed), 8, ":%u", sp->rtsp_port);
 	satip_uuid_from(seed, sp->uuid);
 	vtd_sim_services(vtd_satip_chan_add, sp);
+	if (srv->cfg->satip_channels &&
+	    vtd_channels_load(srv->cfg->satip_channels, vtd_satip_chan_add, sp,
+			      full, sizeof(full)) < 0) {
+		vt_err("--satip-channels %s", full);
+		return -1;
+	}
 	if (srv->cfg->satip_announce)
 		vtd_satip_announce(srv, sp, host);
 	vt_notice("SAT>IP: RTSP on port %u, RTP from ports %u-%u, tuners %s",

@@ -2,7 +2,7 @@
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile
 # and, when src/server/sim/sim.mk is present, SIM_LIB and SIM_LIBS.
 VTD_SRCS := src/server/main.c src/server/server.c src/server/session.c src/server/conn_vtp.c src/server/share.c \
-	    src/server/conn_rtsp.c src/server/satip.c \
+	    src/server/conn_rtsp.c src/server/satip.c src/server/channels.c \
 	    src/server/backend.c src/server/backend_dvb.c src/server/pidfilter.c \
 	    src/server/backend_sim.c src/server/announce.c src/server/auth.c \
 	    src/server/ssdp.c

@@ -7,7 +7,8 @@ SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp $(UNIT_DIR)/test_satip_query \
 		    $(UNIT_DIR)/test_satip_desc
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
-	       $(UNIT_DIR)/test_pidfilter $(UNIT_DIR)/test_share $(SATIP_UNIT_TESTS)
+	       $(UNIT_DIR)/test_pidfilter $(UNIT_DIR)/test_share $(SATIP_UNIT_TESTS) \
+	       $(UNIT_DIR)/test_channels
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
 	       $(VTP_AUTH_CFLAGS)
@@ -33,6 +34,10 @@ $(UNIT_DIR)/test_config: $(UNIT_DIR)/test_config.o $(VTC_LIB)
 
 # The PID filters of vtunerd's dvb backend (src/server/pidfilter.c).
 $(UNIT_DIR)/test_pidfilter: $(UNIT_DIR)/test_pidfilter.o $(B)/server/pidfilter.o $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The dvbv5 channel file of vtunerd --satip-channels (src/server/channels.c).
+$(UNIT_DIR)/test_channels: $(UNIT_DIR)/test_channels.o $(B)/server/channels.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
 # A tuner shared by streams (src/server/share.c), on a mock backend.
