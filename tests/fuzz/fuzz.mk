@@ -2,9 +2,11 @@
 # (fuzz_proto: clear and sealed streams, tests/fuzz/fuzz_seal.h), the
 # simulated tuner's world file and the TS it generates (fuzz_simconf), the
 # daemons' configuration files (fuzz_config), the SAT>IP protocol library:
-# requests, queries, tunings and reports (fuzz_satip).
+# requests, queries, tunings and reports (fuzz_satip), vtunerd's dvbv5
+# channel file (fuzz_channels, --satip-channels).
 #   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
-#                                    fuzz-config, fuzz-satip)
+#                                    fuzz-config, fuzz-satip,
+#                                    fuzz-channels)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
 # New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
 # Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
@@ -53,7 +55,15 @@ $(FUZZ_SATIP): tests/fuzz/fuzz_satip.c $(FUZZ_SATIP_SRCS) $(SATIP_HDRS) \
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_satip.c \
 		$(FUZZ_SATIP_SRCS) -o $@
 
-.PHONY: fuzz-simconf fuzz-config fuzz-satip
+FUZZ_CHANNELS := $(B)/fuzz/fuzz_channels
+
+$(FUZZ_CHANNELS): tests/fuzz/fuzz_channels.c src/server/channels.c \
+		src/server/channels.h src/server/backend.h $(VTC_SRCS) $(VTC_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_channels.c \
+		src/server/channels.c $(VTC_SRCS) -o $@
+
+.PHONY: fuzz-simconf fuzz-config fuzz-satip fuzz-channels
 fuzz-simconf: $(FUZZ_SIMCONF)
 	@mkdir -p $(B)/fuzz/corpus-simconf $(B)/fuzz/artifacts/
 	$(FUZZ_SIMCONF) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
@@ -73,6 +83,13 @@ fuzz-satip: $(FUZZ_SATIP)
 		-dict=tests/fuzz/satip.dict \
 		-artifact_prefix=$(B)/fuzz/artifacts/satip- \
 		$(B)/fuzz/corpus-satip tests/fuzz/corpus/satip
+
+fuzz-channels: $(FUZZ_CHANNELS)
+	@mkdir -p $(B)/fuzz/corpus-channels $(B)/fuzz/artifacts/
+	$(FUZZ_CHANNELS) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
+		-artifact_prefix=$(B)/fuzz/artifacts/channels- \
+		-dict=tests/fuzz/channels.dict \
+		$(B)/fuzz/corpus-channels tests/fuzz/corpus/channels
 
 fuzz-proto: $(FUZZ_PROTO)
 	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
@@ -97,7 +114,8 @@ fuzz-corpus: $(B)/fuzz/mkcorpus
 CHECK_FUZZ_TIME ?= 20
 CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
-check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP)
+check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP) \
+		$(FUZZ_CHANNELS)
 	@mkdir -p $(B)/fuzz/artifacts/
 	@run() { \
 		name=$$1; log=$(B)/fuzz/check-$$1.log; \
@@ -111,10 +129,11 @@ check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP)
 	run proto $(CHECK_FUZZ_TIME) 300000 $(FUZZ_SEEDS) & \
 	{ run simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict; \
 	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; \
-	  run satip $(CHECK_FUZZ_TIME2) 32768 tests/fuzz/corpus/satip -dict=tests/fuzz/satip.dict; }; \
+	  run satip $(CHECK_FUZZ_TIME2) 32768 tests/fuzz/corpus/satip -dict=tests/fuzz/satip.dict; \
+	  run channels $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/channels -dict=tests/fuzz/channels.dict; }; \
 	wait; \
 	pass=0; fail=0; \
-	for name in proto simconf config satip; do \
+	for name in proto simconf config satip channels; do \
 		log=$(B)/fuzz/check-$$name.log; \
 		if [ "$$(cat $(B)/fuzz/check-$$name.rc 2>/dev/null)" = 0 ]; then \
 			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
