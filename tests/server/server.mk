@@ -41,7 +41,8 @@ check-server: ssdp-run-san
 # handshake.sh: what a peer that has not completed the handshake can do;
 # seal.sh: what an attacker on the path can do to a session with a key
 # tests/satip/clients.sh: SAT>IP clients (ffmpeg, VLC, curl) and hostile
-# peers against vtunerd --satip (about 70 s: a session's 60 s timeout)
+# peers against vtunerd --satip (about 70 s: a session's 60 s timeout);
+# tests/satip/channels.sh: --satip-channels, a dvbv5 channel file listed
 check-server: san vtunerd vtunerd-probe sim tuner-tools
 	@r=0; mkdir -p $(B)/tests/server; \
 		tests/server/seal.sh $(B) >$(B)/tests/server/seal.out 2>&1 & \
@@ -50,4 +51,5 @@ check-server: san vtunerd vtunerd-probe sim tuner-tools
 		tests/server/handshake.sh $(B) || r=1; \
 		tests/server/ssdp.sh $(B) || r=1; \
 		tests/satip/clients.sh $(B) || r=1; \
+		tests/satip/channels.sh $(B) || r=1; \
 		wait $$sp || r=1; cat $(B)/tests/server/seal.out; exit $$r
