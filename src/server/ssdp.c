@@ -305,8 +305,11 @@ static void notify(struct vtd_ssdp *s, const struct ssdp_if *f, bool alive)
 	}
 }
 
+/*
+ * Answer to, and with group also to the group on f (see shared_port()).
+ */
 static void answer(struct vtd_ssdp *s, const struct ssdp_if *f,
-		   const struct sockaddr_in *to, enum kind k)
+		   const struct sockaddr_in *to, enum kind k, bool group_too)
 {
 	char buf[1024], st[96], usn[160], t[256], date[64];
 	time_t now = time(NULL);
@@ -332,8 +335,13 @@ static void answer(struct vtd_ssdp *s, const struct ssdp_if *f,
 		     "SERVER: %s\r\nST: %s\r\nUSN: %s\r\n%s",
 		     s->max_age, date, inet_ntoa(f->addr), s->http_port,
 		     s->server, st, usn, t);
-	if (n > 0 && (size_t)n < sizeof(buf))
-		send_from(s, f, to, buf, (size_t)n);
+	if (n <= 0 || (size_t)n >= sizeof(buf))
+		return;
+	send_from(s, f, to, buf, (size_t)n);
+	if (group_too && s->tokens) {
+		s->tokens--;
+		send_from(s, f, group(), buf, (size_t)n);
+	}
 }
 
 /* The fields of a datagram that matter; NULL: absent. */
@@ -425,6 +433,29 @@ static bool on_link(const struct ssdp_if *f, struct in_addr src)
 	return !((src.s_addr ^ f->addr.s_addr) & f->mask.s_addr);
 }
 
+/*
+ * A client on this host that sends from port 1900 shares the port with
+ * us (SO_REUSEADDR, SO_REUSEPORT: VDR's satip plugin does so), and the
+ * kernel gives a unicast datagram to that port to one of the sockets
+ * only, ours maybe: the answer then goes to the group on the interface
+ * too, which every socket that joined it there gets (clients take an
+ * answer for what it says, not for how it came).
+ */
+static bool shared_port(const struct vtd_ssdp *s, const struct ssdp_if *f,
+			const struct sockaddr_in *from)
+{
+	unsigned int i;
+
+	if (ntohs(from->sin_port) != VTD_SSDP_PORT)
+		return false;
+	if (f->loopback)
+		return true;
+	for (i = 0; i < s->nifs; i++)
+		if (s->ifs[i].addr.s_addr == from->sin_addr.s_addr)
+			return true;
+	return false;
+}
+
 /* Unicast M-SEARCH to the server at to:1900 that announced our ID. */
 static void defend(struct vtd_ssdp *s, const struct ssdp_if *f,
 		   const struct sockaddr_in *from, uint64_t now_ns)
@@ -463,6 +494,7 @@ static void handle(struct vtd_ssdp *s, char *buf, size_t n,
 	struct sockaddr_in lo;
 	struct msg m;
 	char ours[48];
+	bool shared;
 	int i;
 
 	i = find_if(s, pi->ipi_ifindex);
@@ -510,16 +542,17 @@ static void handle(struct vtd_ssdp *s, char *buf, size_t n,
 	    from->sin_addr.s_addr == s->defended.s_addr &&
 	    now_ns - s->defended_at < 2 * NS)
 		return;
+	shared = shared_port(s, f, from);
 	if (!strcasecmp(m.st, "ssdp:all")) {
-		answer(s, f, from, K_ROOT);
-		answer(s, f, from, K_UUID);
-		answer(s, f, from, K_TYPE);
+		answer(s, f, from, K_ROOT, shared);
+		answer(s, f, from, K_UUID, shared);
+		answer(s, f, from, K_TYPE, shared);
 	} else if (!strcasecmp(m.st, "upnp:rootdevice")) {
-		answer(s, f, from, K_ROOT);
+		answer(s, f, from, K_ROOT, shared);
 	} else if (!strcasecmp(m.st, ours)) {
-		answer(s, f, from, K_UUID);
+		answer(s, f, from, K_UUID, shared);
 	} else if (!strcasecmp(m.st, SATIP_DEVICE_TYPE)) {
-		answer(s, f, from, K_TYPE);
+		answer(s, f, from, K_TYPE, shared);
 	} else {
 		return;
 	}

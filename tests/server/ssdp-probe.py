@@ -8,7 +8,8 @@ with the header names upper-cased.
 
   search [--to ADDR] [--if ADDR] [--st ST] [--deviceid N] [--wait S]
   listen [--if ADDR] [--wait S]          NOTIFY and M-SEARCH on port 1900
-  notify [--if ADDR] --deviceid N --uuid UUID     an ssdp:alive of a server
+  notify [--if ADDR] --deviceid N --uuid UUID [--location URL]
+                                         an ssdp:alive of a server
   garbage [--to ADDR] [--if ADDR] [--count N]     hostile datagrams
 """
 import argparse
@@ -89,11 +90,12 @@ def notify(a):
     if a.iface:
         s.bind((a.iface, 0))
     msg = ("NOTIFY * HTTP/1.1\r\nHOST: %s:%d\r\nCACHE-CONTROL: max-age=1800\r\n"
-           "LOCATION: http://%s:8080/desc.xml\r\nNT: %s\r\nNTS: ssdp:alive\r\n"
+           "LOCATION: %s\r\nNT: %s\r\nNTS: ssdp:alive\r\n"
            "SERVER: Linux/1 UPnP/1.1 probe/1\r\nUSN: uuid:%s::%s\r\n"
            "BOOTID.UPNP.ORG: 1\r\nCONFIGID.UPNP.ORG: 1\r\n"
            "DEVICEID.SES.COM: %d\r\n\r\n"
-           % (GROUP, PORT, a.iface or "127.0.0.1", SATIP, a.uuid, SATIP,
+           % (GROUP, PORT, a.location or "http://%s:8080/desc.xml"
+              % (a.iface or "127.0.0.1"), SATIP, a.uuid, SATIP,
               a.deviceid))
     s.sendto(msg.encode(), (GROUP, PORT))
 
@@ -141,6 +143,7 @@ def main():
     p.add_argument("--if", dest="iface")
     p.add_argument("--st", default=SATIP)
     p.add_argument("--deviceid", type=int)
+    p.add_argument("--location")
     p.add_argument("--uuid", default="00000000-0000-0000-0000-000000000001")
     p.add_argument("--wait", type=float, default=2.0)
     p.add_argument("--repeat", type=int, default=1)

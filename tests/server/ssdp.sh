@@ -16,7 +16,8 @@
 # * -b 127.0.0.1 serves lo only, -b 10.77.0.1 veth-a only, 0.0.0.0 both;
 # * DEVICEID.SES.COM: a unicast M-SEARCH carrying ours makes it take the
 #   next; another server's NOTIFY with ours gets a unicast M-SEARCH;
-# * 2000 hostile datagrams: no sanitizer report, still answering.
+# * 2200 hostile datagrams: no sanitizer report, still answering;
+# * VDR's satip plugin and w_scan_cpp find it (when installed).
 # Needs root (ip netns).  Usage: ssdp.sh BUILD_DIR.  Ends with one line
 # "N passed, N failed".
 set -uo pipefail
@@ -81,6 +82,13 @@ run() {
 stop() {	# stop PID: SIGTERM, wait
 	kill -TERM "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+}
+within() {	# within SECONDS COMMAND...
+	for _ in $(seq $(($1 * 10))); do
+		"${@:2}" && return 0
+		sleep 0.1
+	done
+	return 1
 }
 # count FILE JQ-FILTER: how many JSON lines of FILE match
 count() { jq -s "map(select($2)) | length" "$1"; }
@@ -181,6 +189,43 @@ check "... which the next answers carry" is next "$(hdr "$W/s.json" DEVICEID.SES
 search "$SATIP" --deviceid 2
 check "a multicast M-SEARCH with it changes nothing" \
 	is mc "$(grep -c "too: now" "$W/lo.log")" 1
+
+# SAT>IP clients of Debian: VDR's satip plugin (SVDRP: PLUG satip LIST)
+# and w_scan_cpp (the same code) find the server on lo and read desc.xml
+if command -v vdr >/dev/null && [ -e /usr/lib/vdr/plugins/libvdr-satip.so.2.6.0 ] &&
+   command -v svdrpsend >/dev/null; then
+	mkdir -p "$W/vdr" "$W/video"
+	cp /etc/vdr/sources.conf "$W/vdr/" 2>/dev/null ||
+		echo "S19.2E  Astra 1" >"$W/vdr/sources.conf"
+	: >"$W/vdr/channels.conf"
+	echo 127.0.0.1 >"$W/vdr/svdrphosts.conf"
+	ip netns exec "$NA" vdr -c "$W/vdr" -v "$W/video" -E- --no-kbd -p 6419 \
+		-L /usr/lib/vdr/plugins -P satip >"$W/vdr.out" 2>&1 &
+	vdr=$!
+	pids+=("$vdr")
+	listed() {
+		A svdrpsend -p 6419 PLUG satip LIST >"$W/vdr.list" 2>&1
+		grep -qF '900 + 127.0.0.1|DVBS2-2,DVBT-1|Box <&> "1"' "$W/vdr.list"
+	}
+	check_or_show "VDR's satip plugin discovers it: PLUG satip LIST says 127.0.0.1|DVBS2-2,DVBT-1|Box <&> \"1\"" \
+		within 20 listed -- "$W/vdr.list" "$W/vdr.out"
+	kill -TERM "$vdr"
+	within 5 eval '! kill -0 $vdr 2>/dev/null' || kill -9 "$vdr"
+	wait "$vdr" 2>/dev/null
+else
+	skip "VDR's satip plugin is not installed (vdr-plugin-satip)"
+fi
+if command -v w_scan_cpp >/dev/null; then
+	(cd "$W" && exec timeout 20 ip netns exec "$NA" w_scan_cpp -ft -t -c DE) >"$W/wscan.out" 2>&1 &
+	wpid=$!
+	pids+=("$wpid")
+	check_or_show "w_scan_cpp -t discovers it: using Box <&> \"1\"@127.0.0.1" \
+		within 20 grep -qF 'using Box <&> "1"@127.0.0.1' "$W/wscan.out" -- "$W/wscan.out"
+	kill -TERM "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+else
+	skip "w_scan_cpp is not installed (w-scan-cpp)"
+fi
 
 # byebye at SIGTERM
 A $PROBE listen --wait 1.5 >"$W/bye.json" 2>&1 &
