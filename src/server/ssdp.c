@@ -733,8 +733,8 @@ int vtd_ssdp_open(struct vtd_ssdp **sp, const struct vtd_ssdp_config *cfg)
 	if (!ba || !strcmp(ba, "0.0.0.0") || !strcmp(ba, "::") || !ba[0]) {
 		s->wildcard = true;
 	} else if (inet_pton(AF_INET, ba, &s->bind) != 1) {
-		vt_err("SSDP: %s is not an IPv4 address: SAT>IP discovery "
-		       "needs one", ba);
+		vt_warn("SSDP: %s is not an IPv4 address: SAT>IP discovery "
+			"needs one", ba);
 		free(s);
 		return -EAFNOSUPPORT;
 	}
@@ -765,15 +765,15 @@ int vtd_ssdp_open(struct vtd_ssdp **sp, const struct vtd_ssdp_config *cfg)
 	if (ret <= 0) {
 		if (!ret)
 			ret = -EADDRNOTAVAIL;
-		vt_err("SSDP: no interface to serve for %s: %s",
-		       ba ? ba : "0.0.0.0", strerror(-ret));
+		vt_warn("SSDP: no interface to serve for %s: %s",
+			ba ? ba : "0.0.0.0", strerror(-ret));
 		goto fail;
 	}
 	memcpy(s->ifs, ifs, (size_t)ret * sizeof(ifs[0]));
 	s->nifs = (unsigned int)ret;
 	ret = setup_socket(s, &what);
 	if (ret < 0) {
-		vt_err("SSDP: %s: %s", what, strerror(-ret));
+		vt_warn("SSDP: %s: %s", what, strerror(-ret));
 		goto fail;
 	}
 	for (i = 0, n = 0; i < s->nifs; i++) {
@@ -792,7 +792,7 @@ int vtd_ssdp_open(struct vtd_ssdp **sp, const struct vtd_ssdp_config *cfg)
 	}
 	s->nifs = n;
 	if (!n) {
-		vt_err("SSDP: could not join " VTD_SSDP_GROUP " anywhere");
+		vt_warn("SSDP: could not join " VTD_SSDP_GROUP " anywhere");
 		ret = -EADDRNOTAVAIL;
 		goto fail;
 	}
