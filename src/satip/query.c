@@ -601,6 +601,9 @@ int satip_query_format(char *buf, size_t cap, const struct satip_tune *t)
 		if (!satip_has(t, a->id))
 			continue;
 		v = *(const uint32_t *)((const char *)t + a->off);
+		/* a value SAT>IP has no name for (rolloff auto): left out */
+		if (a->kind == K_TOKEN && !*tok_name(a->id, v))
+			continue;
 		put(&o, "%s%s=", o.len ? "&" : "", a->name);
 		if (a->kind == K_MILLI)
 			put_milli(&o, v, false);

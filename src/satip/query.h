@@ -129,7 +129,8 @@ bool satip_tune_same(const struct satip_tune *a, const struct satip_tune *b);
 /*
  * The query that names t: "src=1&freq=11362&pol=h&msys=dvbs2&..." with
  * every attribute present, in the spec's order, the inverse of
- * satip_query_parse() (no pids).  The length, or -ENOBUFS.
+ * satip_query_parse() (no pids); one whose value has no SAT>IP name
+ * (ROLLOFF_AUTO, FEC_6_7) is left out.  The length, or -ENOBUFS.
  */
 int satip_query_format(char *buf, size_t cap, const struct satip_tune *t);
 

@@ -12,7 +12,7 @@ all: $(SATIP_LIB)
 
 $(B)/satip/%.o: src/satip/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(VTP_AUTH_CFLAGS) -c $< -o $@
 
 $(SATIP_LIB): $(SATIP_OBJS)
 	$(AR) rcs $@ $^

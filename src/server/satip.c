@@ -32,8 +32,12 @@
 #define RTP_PKTS	7			/* TS packets per datagram */
 #define RTP_HDR		12
 #define MMSG_BATCH	64			/* datagrams per sendmmsg() */
-#define EMPTY_RTP_NS	(100 * 1000000ull)	/* at least one RTP a 100 ms */
-#define RTCP_NS		(200 * 1000000ull)
+/*
+ * At least one RTP packet every 100 ms: an empty one after 90 ms without
+ * TS, the timer ticking every 10 ms then (vtd_satip_period()).
+ */
+#define EMPTY_RTP_NS	(90 * 1000000ull)
+#define RTCP_NS		(195 * 1000000ull)	/* about five a second */
 
 enum vtd_satip_tr { TR_UDP, TR_TCP, TR_HTTP };
 
@@ -460,6 +464,24 @@ static void vtd_satip_rtcp(struct vtd_satip_sess *s, uint64_t now)
 			vtd_conn_flush(s->conn);
 	}
 	s->last_rtcp_ns = now;
+}
+
+unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
+{
+	const struct vtd_satip *sp = vtd_sp(srv);
+	const struct vtd_satip_sess *s;
+	unsigned int ms = 0;
+
+	if (!sp)
+		return 0;
+	for (s = sp->sessions; s; s = s->next) {
+		if (s->dead || !s->playing || s->tr == TR_HTTP)
+			continue;
+		if (now - s->last_rtp_ns >= 40 * 1000000ull)
+			return 10;	/* an empty RTP packet may be due */
+		ms = 50;		/* RTCP */
+	}
+	return ms;
 }
 
 void vtd_satip_tick(struct vtd_server *srv, uint64_t now)
@@ -942,6 +964,11 @@ static void vtd_satip_describe(struct vtd_conn *c, const struct satip_req *q)
 	int n, len;
 
 	vtd_satip_host(c, host, sizeof(host));
+	/* stream=N that the parser could not take is no stream at all */
+	if (q->stream_id < 0 && strstr(q->path, "stream=")) {
+		vtd_satip_error(c, q, 404, NULL);
+		return;
+	}
 	if (q->stream_id >= 0) {
 		only = vtd_satip_by_stream(c->srv, q->stream_id);
 		if (!only) {
@@ -1254,8 +1281,13 @@ void vtd_satip_udp_event(struct vtd_server *srv, struct vtd_ev *ev)
 {
 	struct vtd_satip *sp = vtd_sp(srv);
 
-	if (sp && sp->ssdp && ev == &sp->ssdp_ev)
-		vtd_ssdp_input(sp->ssdp, vt_now_ns());
+	uint64_t now = vt_now_ns();
+
+	if (sp && sp->ssdp && ev == &sp->ssdp_ev) {
+		vtd_ssdp_input(sp->ssdp, now);
+		/* a new DEVICEID is announced at once */
+		sp->ssdp_due = vtd_ssdp_tick(sp->ssdp, now);
+	}
 }
 
 /* SSDP on the RTSP address; a failure is a warning, not fatal. */

@@ -36,6 +36,8 @@ void vtd_satip_fini(struct vtd_server *srv);
 struct vtd_ev;
 /* An EV_UDP event: SSDP's socket is readable. */
 void vtd_satip_udp_event(struct vtd_server *srv, struct vtd_ev *ev);
+/* The timer period SAT>IP needs now, ms (0: none). */
+unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now);
 /* Every timer tick: RTCP, empty RTP packets, session timeouts. */
 void vtd_satip_tick(struct vtd_server *srv, uint64_t now);
 

@@ -581,7 +581,7 @@ void vtd_server_status_fast(struct vtd_server *srv)
 static void vtd_timer(struct vtd_server *srv)
 {
 	uint64_t exp, now = vt_now_ns();
-	unsigned int period = VTD_STATUS_POLL_MS;
+	unsigned int period = VTD_STATUS_POLL_MS, sat;
 	struct vtd_conn *c;
 
 	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
@@ -609,6 +609,9 @@ static void vtd_timer(struct vtd_server *srv)
 	}
 	vtd_share_poll(srv, now);
 	vtd_satip_tick(srv, now);
+	sat = vtd_satip_period(srv, now);
+	if (sat && sat < period)
+		period = sat;
 	/* idle (no tune in the last 3 s): 10 wake-ups a second */
 	vtd_timer_arm(srv, period);
 	if (now - srv->last_house_ns >= 1000000000ull) {
