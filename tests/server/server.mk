@@ -43,6 +43,9 @@ check-server: ssdp-run-san
 # tests/satip/clients.sh: SAT>IP clients (ffmpeg, VLC, curl) and hostile
 # peers against vtunerd --satip (about 70 s: a session's 60 s timeout);
 # tests/satip/channels.sh: --satip-channels, a dvbv5 channel file listed
+# tests/satip/vdr.sh: VDR's satip plugin discovers, streams (streamdev)
+# and records; tests/satip/wscan.sh: w_scan_cpp -t scans (45 s each,
+# skipped without them)
 check-server: san vtunerd vtunerd-probe sim tuner-tools
 	@r=0; mkdir -p $(B)/tests/server; \
 		tests/server/seal.sh $(B) >$(B)/tests/server/seal.out 2>&1 & \
@@ -52,4 +55,6 @@ check-server: san vtunerd vtunerd-probe sim tuner-tools
 		tests/server/ssdp.sh $(B) || r=1; \
 		tests/satip/clients.sh $(B) || r=1; \
 		tests/satip/channels.sh $(B) || r=1; \
+		tests/satip/vdr.sh $(B) || r=1; \
+		tests/satip/wscan.sh $(B) || r=1; \
 		wait $$sp || r=1; cat $(B)/tests/server/seal.out; exit $$r
