@@ -48,6 +48,7 @@ enum {
 	OPT_USER,
 	OPT_CHECK,
 	OPT_SATIP_CHANNELS,
+	OPT_SATIP_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "max-per-addr",	required_argument, NULL, OPT_MAX_PER_ADDR },
 	{ "satip",		required_argument, NULL, OPT_SATIP },
 	{ "satip-channels",	required_argument, NULL, OPT_SATIP_CHANNELS },
+	{ "satip-timeout",	required_argument, NULL, OPT_SATIP_TIMEOUT },
 	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
@@ -119,6 +121,8 @@ static void usage(FILE *f)
 "      --satip-channels FILE list the services of FILE, a channel file of\n"
 "                            dvbv5-scan (-o FILE), in the SAT>IP channel\n"
 "                            list /channels.m3u too\n"
+"      --satip-timeout SEC   end a SAT>IP session that no request named for\n"
+"                            SEC seconds (10..3600, default 60)\n"
 "      --no-announce         do not announce the server on the network\n"
 "                            (DNS-SD " VTD_SERVICE_TYPE " through Avahi)\n"
 "  -n, --name NAME           server name sent to clients and announced\n"
@@ -341,6 +345,10 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		if (!*arg)
 			usage_error("--satip-channels needs a file name");
 		O.cfg.satip_channels = arg;
+		break;
+	case OPT_SATIP_TIMEOUT:
+		O.cfg.satip_timeout_s = parse_num("--satip-timeout", arg, 10,
+						  3600);
 		break;
 	case OPT_PSK_FILE:
 		O.psk_file = arg;

@@ -103,6 +103,13 @@ static struct vtd_satip *vtd_sp(const struct vtd_server *srv)
 	return srv->satip;
 }
 
+/* Session: ...;timeout= and when a silent UDP session ends, s */
+static unsigned int vtd_satip_timeout(const struct vtd_server *srv)
+{
+	return srv->cfg->satip_timeout_s ? srv->cfg->satip_timeout_s :
+	       VTD_SATIP_TIMEOUT_S;
+}
+
 struct satip_req *vtd_satip_req_buf(struct vtd_server *srv)
 {
 	return &vtd_sp(srv)->req;
@@ -497,9 +504,8 @@ void vtd_satip_tick(struct vtd_server *srv, uint64_t now)
 		if (s->dead)
 			continue;
 		if (s->tr == TR_UDP &&
-		    now - s->last_ns >= VTD_SATIP_TIMEOUT_S * 1000000000ull) {
-			vtd_satip_end(s, "timeout (no request for "
-				      "60 s)");
+		    now - s->last_ns >= vtd_satip_timeout(srv) * 1000000000ull) {
+			vtd_satip_end(s, "timeout (no request naming it)");
 			continue;
 		}
 		if (!s->playing)
@@ -782,7 +788,7 @@ static void vtd_satip_options(struct vtd_conn *c, const struct satip_req *q)
 			    "PLAY, TEARDOWN\r\n");
 	if (s)
 		n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n",
-				    s->id, VTD_SATIP_TIMEOUT_S);
+				    s->id, vtd_satip_timeout(c->srv));
 	n = satip_reply_add(buf, 8192, n, "\r\n");
 	if (n > 0)
 		vtd_satip_send(c, buf, (size_t)n);
@@ -873,7 +879,7 @@ static void vtd_satip_setup(struct vtd_conn *c, const struct satip_req *q)
 	}
 	n = vtd_satip_start(buf, 8192, q, 200);
 	n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n",
-			    s->id, VTD_SATIP_TIMEOUT_S);
+			    s->id, vtd_satip_timeout(c->srv));
 	if (s->tr == TR_TCP)
 		n = satip_reply_add(buf, 8192, n, "Transport: RTP/AVP/TCP;"
 				    "unicast;interleaved=%u-%u\r\n",
@@ -925,7 +931,7 @@ static void vtd_satip_play(struct vtd_conn *c, const struct satip_req *q)
 	n = satip_reply_add(buf, 8192, n, "Session: %u;timeout=%u\r\n"
 			    "RTP-Info: url=rtsp://%s/stream=%u;seq=%u\r\n"
 			    "Range: npt=0.000-\r\n\r\n", s->id,
-			    VTD_SATIP_TIMEOUT_S,
+			    vtd_satip_timeout(c->srv),
 			    vtd_satip_host(c, host, sizeof(host)),
 			    s->stream_id, s->seq);
 	if (n > 0)

@@ -61,6 +61,7 @@ struct vtd_config {
 	unsigned int max_per_addr;	/* connections from one address */
 	const char *satip;		/* --satip ADDR[:PORT], or NULL */
 	bool satip_announce;		/* SSDP (not with --no-announce) */
+	unsigned int satip_timeout_s;	/* 0: VTD_SATIP_TIMEOUT_S */
 	const char *satip_channels;	/* --satip-channels FILE, or NULL */
 };
 

@@ -22,7 +22,7 @@
 #   changing them (addpids, delpids): each gets exactly its PIDs; a third
 #   session on another transponder: 503 No-More: frontends;
 # * a session ends at TEARDOWN, an interleaved one when its connection
-#   closes, a UDP one whose client vanished at its timeout (60 s): the
+#   closes, a UDP one whose client vanished at its timeout (20 s): the
 #   tuner is free again;
 # * 1000 malformed requests and a slow-loris peer meanwhile: every request
 #   gets a status or a close, the slow one is closed, a normal client
@@ -233,7 +233,7 @@ A=127.0.0.1:$port
 pa=$port
 pid_a=$pid
 check_or_show "vtunerd B (1 sim tuner) serves SAT>IP" \
-	start_vtd b --sim-tuners 1 -- "$W/b.log"
+	start_vtd b --sim-tuners 1 --satip-timeout 20 -- "$W/b.log"
 SB=127.0.0.1:$port
 pid_b=$pid
 if [ -z "$pid_a" ] || [ -z "$pid_b" ] || ! kill -0 "$pid_a" || ! kill -0 "$pid_b"; then
@@ -421,9 +421,9 @@ check_or_show "vtunerd A still serves after them" alive -- "$W/a.log"
 # ---- 6c. the vanished UDP session on B, reaped at its timeout ---------------
 
 reaped() { grep -q "SAT>IP session $(val sh-rc session) .*: timeout" "$W/b.log"; }
-left=$((vanished + 70 - $(date +%s)))
+left=$((vanished + 30 - $(date +%s)))
 [ "$left" -ge 2 ] || left=2
-check_or_show "the vanished UDP session is ended at its timeout (60 s)" \
+check_or_show "the vanished UDP session is ended at its timeout (--satip-timeout 20)" \
 	within "$left" reaped -- "$W/b.log"
 rtspc "$SB" setup "$S2V&pids=0" >"$W/sh-5.log" 2>&1
 check_or_show "then its tuner takes a session on another transponder" \
