@@ -51,7 +51,6 @@ cleanup() {
 	done
 	ip netns del "$NA" 2>/dev/null
 	ip netns del "$NB" 2>/dev/null
-	ip netns del "${NC:-none}" 2>/dev/null
 	if [ -n "${VT_KEEP:-}" ]; then echo "# kept $W"; else rm -rf "$W"; fi
 }
 trap cleanup EXIT
@@ -160,7 +159,6 @@ Bn unshare -m --propagation private "$W/inner.sh" "$W" \
 	>"$W/vdr.out" 2>&1 &
 wait_for 10 test -s "$W/vdr.pid"
 
-vlog() { grep "vdr:" "$W/syslog" 2>/dev/null | grep -v "no locale for"; }
 # discovery: M-SEARCH from ns B, the answer's LOCATION, desc.xml's
 # X_SATIPCAP and X-SATIP-RTSP-Port header
 check_or_show "VDR's satip plugin discovers vtunerd by SSDP: Adding server '$SA|DVBS2-2|vtunerd'" \
