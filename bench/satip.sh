@@ -38,7 +38,7 @@ PARTS=${PARTS:-all}
 out=$B/bench/satip
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-VTUNERD=$B/server/vtunerd
+VTUNERD=${VTUNERD:-$B/server/vtunerd}
 RAW=$B/bench/rtp-raw
 SINK=$B/bench/rtp-sink
 VTSGEN=$B/server/sim/vts-gen
