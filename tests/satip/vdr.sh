@@ -51,7 +51,7 @@ cleanup() {
 	done
 	ip netns del "$NA" 2>/dev/null
 	ip netns del "$NB" 2>/dev/null
-	if [ -n "${VT_KEEP:-}" ]; then echo "# kept $W"; else rm -rf "$W"; fi
+	if [ -n "${VT_KEEP:-}" ]; then echo "# kept $W"; else rm -rf --one-file-system "$W"; fi
 }
 trap cleanup EXIT
 done_() { echo "$passed passed, $failed failed"; exit $((failed > 0)); }

@@ -9,8 +9,9 @@
 # w_scan_cpp has no option for a transponder list of one's own: it scans
 # its built-in list of the satellite (-s), about 4 s for each transponder
 # that does not lock, and follows the NITs.  Its S19E2 list has the
-# sim's 10847 V and 11362 H (the sim's 12188 V is at DiSEqC position 1,
-# src=2), but 120-odd entries: a 9-minute scan, run only with
+# sim's 10847 V and 11362 H, not 12188 V (only 12188 H 27500 DVB-S; the
+# sim's is at DiSEqC position 1, src=2 anyway), but 119 entries: an
+# 8-minute scan that finds the six services, run only with
 # VT_WSCAN_S19E2=1.  The default scan is of S162E0 (Superbird B3, 10
 # entries, 45 s), with two transponders of its list added to the sim's
 # world by --sim-config, at position 0 (src=1): 12314 H (high band, 18 V)
