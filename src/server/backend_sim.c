@@ -310,10 +310,11 @@ static bool sim_wanted(const struct sim_tuner *s, const uint8_t *pkt)
 }
 
 /*
- * Nothing due: consume the timer's expirations, so that the (level
- * triggered) poll waits for the next tick.  Only here: while packets are
- * due, the undrained timer keeps the server reading at once, and a
- * wake-up costs one read() of the timer instead of one a read_ts().
+ * Nothing (more) due this tick: consume the timer's expirations, so that
+ * the (level triggered) poll waits for the next tick.  Only then: while
+ * more packets are due than a read takes, the undrained timer keeps the
+ * server reading at once, and a wake-up costs one read() of the timer
+ * instead of one a read_ts().
  */
 static ssize_t sim_idle(struct sim_tuner *s)
 {
@@ -330,6 +331,7 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 	struct sim_tuner *s = sim_of(t);
 	uint64_t due, now, limit, pps;
 	size_t npkts, i, out;
+	bool last;
 
 	/* A SEC change or a failed tune dropped the lock. */
 	if (s->mux && s->fe.locked != s->tp)
@@ -356,9 +358,19 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 		if (due == 0)
 			return sim_idle(s);
 		npkts = max / VTS_TS_SIZE;
+		/*
+		 * All that is due fits: this tick is done, and the next read
+		 * waits for the next one (at a high rate a packet is due
+		 * every few microseconds: left readable, the timer would
+		 * keep the loop from ever sleeping, for reads of a few
+		 * packets each).
+		 */
+		last = due <= npkts;
 		if (npkts > due)
 			npkts = due;
 		vts_mux_fill(s->mux, buf, npkts);
+		if (last && sim_idle(s) != -EAGAIN)
+			vt_debug("%s: timer: %s", t->where, strerror(errno));
 		if (s->full_ts)
 			return (ssize_t)(npkts * VTS_TS_SIZE);
 		for (i = 0, out = 0; i < npkts; i++) {
@@ -372,6 +384,8 @@ static ssize_t sim_read_ts(struct vtd_tuner *t, uint8_t *buf, size_t max)
 		}
 		if (out)
 			return (ssize_t)(out * VTS_TS_SIZE);
+		if (last)
+			return -EAGAIN;
 	}
 }
 
