@@ -10,6 +10,7 @@ PKGS=(
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-source-6.1 linux-source-6.12
 	dvb-tools dvb-apps w-scan dvblast mumudvb vdr vdr-plugin-streamdev-server ffmpeg iproute2
+	vdr-plugin-satip w-scan-cpp
 	vlc-bin vlc-plugin-base curl libcmocka-dev pkg-config
 	libdvbpsi-dev libavahi-client-dev libsodium-dev avahi-daemon avahi-utils
 	mandoc dkms systemd dbus debhelper dh-dkms lintian
