@@ -23,6 +23,7 @@
 #include "server/sim/vts.h"
 
 #define VTD_SIM_TICK_MS		10
+#define VTD_SIM_FIRST_NS	1000000L	/* first tick after a lock */
 /*
  * At most this much TS waits in the simulated tuner, as in the dvb
  * backend's dvr buffer (DMX_SET_BUFFER_SIZE 4 MiB), or a quarter of a
@@ -65,7 +66,8 @@ static void sim_stop_mux(struct sim_tuner *s)
 	s->tp = NULL;
 }
 
-static int sim_arm(struct sim_tuner *s, bool on)
+/* Ticks every VTD_SIM_TICK_MS, the first after first_ns (0: a tick). */
+static int sim_arm(struct sim_tuner *s, bool on, long first_ns)
 {
 	struct itimerspec its;
 
@@ -73,6 +75,8 @@ static int sim_arm(struct sim_tuner *s, bool on)
 	if (on) {
 		its.it_interval.tv_nsec = VTD_SIM_TICK_MS * 1000000L;
 		its.it_value = its.it_interval;
+		if (first_ns > 0)
+			its.it_value.tv_nsec = first_ns;
 	}
 	if (timerfd_settime(s->timer_fd, 0, &its, NULL) < 0)
 		return -errno;
@@ -88,14 +92,14 @@ static int sim_open(struct vtd_tuner *t)
 	sim_stop_mux(s);
 	s->full_ts = false;
 	memset(s->pidmap, 0, sizeof(s->pidmap));
-	return sim_arm(s, true);
+	return sim_arm(s, true, 0);
 }
 
 static void sim_close(struct vtd_tuner *t)
 {
 	struct sim_tuner *s = sim_of(t);
 
-	sim_arm(s, false);
+	sim_arm(s, false, 0);
 	sim_stop_mux(s);
 	vts_fe_init(&s->fe);
 }
@@ -194,6 +198,8 @@ static int sim_tune(struct vtd_tuner *t, const struct vtp_prop *props,
 		return -EIO;
 	}
 	s->tp = tp;
+	/* the first TS 1 ms after the lock, not up to a tick later */
+	sim_arm(s, true, VTD_SIM_FIRST_NS);
 	vt_info("%s: locked on %s (%s %u, %u bit/s)", t->where, tp->name,
 		vt_delsys_name(tp->delsys), tp->frequency,
 		vts_mux_bitrate(s->mux));
