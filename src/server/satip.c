@@ -166,9 +166,14 @@ void vtd_satip_error(struct vtd_conn *c, const struct satip_req *q, int code,
 
 /* ---- sessions ----------------------------------------------------------- */
 
-static struct vtd_satip_sess *vtd_satip_find(struct vtd_server *srv,
+/*
+ * The session of id, if it is c's client's: a session is only ever
+ * changed, kept alive or ended from the address that set it up.
+ */
+static struct vtd_satip_sess *vtd_satip_find(const struct vtd_conn *c,
 					     const char *id)
 {
+	struct vtd_server *srv = c->srv;
 	struct vtd_satip_sess *s;
 	unsigned long v;
 	char *end;
@@ -178,7 +183,7 @@ static struct vtd_satip_sess *vtd_satip_find(struct vtd_server *srv,
 	if (!*id || *end || errno || v > UINT32_MAX)
 		return NULL;
 	for (s = vtd_sp(srv)->sessions; s; s = s->next)
-		if (!s->dead && s->id == v)
+		if (!s->dead && s->id == v && !strcmp(s->addr, c->addr))
 			return s;
 	return NULL;
 }
@@ -776,7 +781,7 @@ static void vtd_satip_options(struct vtd_conn *c, const struct satip_req *q)
 	int n;
 
 	if (q->session[0]) {
-		s = vtd_satip_find(c->srv, q->session);
+		s = vtd_satip_find(c, q->session);
 		if (!s) {
 			vtd_satip_error(c, q, 454, NULL);
 			return;
@@ -838,7 +843,7 @@ static void vtd_satip_setup(struct vtd_conn *c, const struct satip_req *q)
 		return;
 	}
 	if (q->session[0]) {
-		s = vtd_satip_find(c->srv, q->session);
+		s = vtd_satip_find(c, q->session);
 		if (!s) {
 			vtd_satip_error(c, q, 454, NULL);
 			return;
@@ -908,7 +913,7 @@ static void vtd_satip_play(struct vtd_conn *c, const struct satip_req *q)
 	char *buf = vtd_sp(c->srv)->reply;
 	int code, n;
 
-	s = q->session[0] ? vtd_satip_find(c->srv, q->session) : NULL;
+	s = q->session[0] ? vtd_satip_find(c, q->session) : NULL;
 	if (!s) {
 		vtd_satip_error(c, q, 454, NULL);
 		return;
@@ -946,7 +951,7 @@ static void vtd_satip_teardown(struct vtd_conn *c, const struct satip_req *q)
 	char *buf = vtd_sp(c->srv)->reply;
 	int n;
 
-	s = q->session[0] ? vtd_satip_find(c->srv, q->session) : NULL;
+	s = q->session[0] ? vtd_satip_find(c, q->session) : NULL;
 	if (!s) {
 		vtd_satip_error(c, q, 454, NULL);
 		return;
@@ -982,7 +987,7 @@ static void vtd_satip_describe(struct vtd_conn *c, const struct satip_req *q)
 			return;
 		}
 	} else if (q->session[0]) {
-		only = vtd_satip_find(c->srv, q->session);
+		only = vtd_satip_find(c, q->session);
 	}
 	st = calloc(sp->nsessions + 1, sizeof(*st));
 	fmtp = calloc(sp->nsessions + 1, sizeof(*fmtp));
