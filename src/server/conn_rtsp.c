@@ -177,4 +177,5 @@ const struct vtd_conn_ops vtd_rtsp_ops = {
 	.free = vtd_rtsp_free,
 	.pending = vtd_rtsp_pending,
 	.house = vtd_rtsp_house,
+	.tick = vtd_satip_tick,
 };

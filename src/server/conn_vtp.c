@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/dvb/frontend.h>
+
 #include "common/log.h"
 #include "server/server.h"
 
@@ -111,6 +113,60 @@ static void vtd_vtp_house(struct vtd_conn *c, uint64_t now)
 		c->ka_sent_ns = now;
 }
 
+void vtd_conn_seal(struct vtd_conn *c, const struct vtd_session *s,
+		   const uint8_t *token)
+{
+	struct vtp_keys keys;
+
+	vtp_auth_keys(c->srv->cfg->psk, &s->actx, token, &keys);
+	vtp_seal_init(&c->tx, keys.s2c);
+	vtp_seal_init(&c->rx, keys.c2s);
+	vtp_keys_wipe(&keys);
+	c->rd->open = &c->rx;
+	c->sealed = true;
+}
+
+static void vtd_vtp_refuse(struct vtd_conn *c, uint32_t reqid, int err,
+			   const char *why)
+{
+	vtd_send_error_msg(c, reqid, err, why);
+}
+
+/*
+ * The status of every open tuner: polled every VTD_STATUS_POLL_MS, and
+ * faster after a tune until its lock is pushed (VTD_STATUS_FIRST_MS,
+ * then VTD_STATUS_FAST_MS): the timer period that needs.
+ */
+static unsigned int vtd_vtp_tick(struct vtd_server *srv, uint64_t now)
+{
+	unsigned int period = VTD_STATUS_POLL_MS;
+	struct vtd_conn *c;
+
+	for (c = srv->conns; c; c = c->next) {
+		struct vtd_session *s = c->sess;
+		uint64_t since;
+		bool hunting;
+
+		if (c->dead || c->ops != &vtd_vtp_ops ||
+		    c->kind != CONN_CONTROL || !s || !s->tuner)
+			continue;
+		since = (now - s->tune_ns) / 1000000ull;
+		/* fast until the new tune's lock is pushed, 3 s at most */
+		hunting = since < VTD_STATUS_FAST_WINDOW_MS &&
+			  !(s->status_sent && (s->last_status & FE_HAS_LOCK));
+		if (hunting && since < VTD_STATUS_FIRST_WINDOW_MS)
+			period = VTD_STATUS_FIRST_MS;
+		else if (hunting && period > VTD_STATUS_FAST_MS)
+			period = VTD_STATUS_FAST_MS;
+		else if (!hunting && now - s->last_poll_ns <
+			 (VTD_STATUS_POLL_MS - 1) * 1000000ull)
+			continue;
+		s->last_poll_ns = now;
+		vtd_session_poll(srv, s, now);
+	}
+	return period;
+}
+
 const struct vtd_conn_ops vtd_vtp_ops = {
 	.name = "vtp",
 	.queue = VTD_SMALL_QUEUE,
@@ -121,4 +177,6 @@ const struct vtd_conn_ops vtd_vtp_ops = {
 	.free = vtd_vtp_free,
 	.pending = vtd_vtp_pending,
 	.house = vtd_vtp_house,
+	.refuse = vtd_vtp_refuse,
+	.tick = vtd_vtp_tick,
 };

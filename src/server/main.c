@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "common/text.h"
 #include "server/announce.h"
+#include "server/satip.h"
 #include "server/backend.h"
 #include "server/channels.h"
 #include "server/server.h"
@@ -549,6 +550,7 @@ int main(int argc, char **argv)
 	}
 
 	if (vtd_server_init(&srv, &cfg, &tuners) < 0 ||
+	    (cfg.satip && vtd_satip_init(&srv, cfg.satip) < 0) ||
 	    (O.user && drop_privileges(O.user) < 0))
 		goto out_server;
 	/* set up: the parent of --daemon exits 0 */
@@ -573,6 +575,7 @@ int main(int argc, char **argv)
 	ret = vtd_server_run(&srv) < 0 ? VT_EXIT_ERROR : VT_EXIT_OK;
 	vtd_announce_stop(ann);
 out_server:
+	vtd_satip_fini(&srv);	/* its sessions and tuners, then the loop */
 	vtd_server_fini(&srv);
 out_tuners:
 	vtd_tuners_free(&tuners);

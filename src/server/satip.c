@@ -288,6 +288,8 @@ bool vtd_satip_conn_has_sessions(const struct vtd_conn *c)
 {
 	struct vtd_satip_sess *s;
 
+	if (!c->srv->satip)
+		return false;
 	for (s = vtd_sp(c->srv)->sessions; s; s = s->next)
 		if (!s->dead && s->conn == c)
 			return true;
@@ -478,7 +480,7 @@ static void vtd_satip_rtcp(struct vtd_satip_sess *s, uint64_t now)
 	s->last_rtcp_ns = now;
 }
 
-unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
+static unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
 {
 	const struct vtd_satip *sp = vtd_sp(srv);
 	const struct vtd_satip_sess *s;
@@ -496,13 +498,14 @@ unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
 	return ms;
 }
 
-void vtd_satip_tick(struct vtd_server *srv, uint64_t now)
+unsigned int vtd_satip_tick(struct vtd_server *srv, uint64_t now)
 {
 	struct vtd_satip *sp = vtd_sp(srv);
 	struct vtd_satip_sess *s;
 
 	if (!sp)
-		return;
+		return 0;
+	vtd_share_poll(srv, now);
 	if (sp->ssdp && now >= sp->ssdp_due)
 		sp->ssdp_due = vtd_ssdp_tick(sp->ssdp, now);
 	for (s = sp->sessions; s; s = s->next) {
@@ -521,6 +524,7 @@ void vtd_satip_tick(struct vtd_server *srv, uint64_t now)
 			vtd_satip_rtcp(s, now);
 	}
 	vtd_satip_reap(sp);
+	return vtd_satip_period(srv, now);
 }
 
 /* ---- tuning ------------------------------------------------------------- */
@@ -1288,7 +1292,8 @@ next:
 	return -1;
 }
 
-void vtd_satip_udp_event(struct vtd_server *srv, struct vtd_ev *ev)
+/* EV_FD of the SSDP socket */
+static void vtd_satip_ssdp_event(struct vtd_server *srv, struct vtd_ev *ev)
 {
 	struct vtd_satip *sp = vtd_sp(srv);
 
@@ -1325,7 +1330,8 @@ static void vtd_satip_announce(struct vtd_server *srv, struct vtd_satip *sp,
 		sp->ssdp = NULL;
 		return;
 	}
-	sp->ssdp_ev.kind = EV_UDP;
+	sp->ssdp_ev.kind = EV_FD;
+	sp->ssdp_ev.fn = vtd_satip_ssdp_event;
 	if (vtd_server_watch(srv, &sp->ssdp_ev, vtd_ssdp_fd(sp->ssdp),
 			     true) < 0) {
 		vt_warn("SAT>IP: SSDP: epoll_ctl: %s", strerror(errno));
@@ -1367,7 +1373,8 @@ int vtd_satip_init(struct vtd_server *srv, const char *spec)
 	snprintf(sp->name, sizeof(sp->name), "%s",
 		 srv->cfg->name ? srv->cfg->name : "vtunerd");
 	if (vtd_server_listen(srv, "--satip", full, &vtd_rtsp_ops, sp->listen,
-			      &sp->nlisten, VTD_MAX_LISTEN) < 0)
+			      &sp->nlisten, VTD_MAX_LISTEN) < 0 ||
+	    vtd_server_add_kind(srv, &vtd_rtsp_ops) < 0)
 		return -1;
 	if (getsockname(sp->listen[0].ev.fd, (struct sockaddr *)&ss, &sl) < 0 ||
 	    vtd_satip_udp(sp, (struct sockaddr *)&ss, sl) < 0) {

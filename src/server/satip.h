@@ -33,13 +33,12 @@ void vtd_rtsp_http_streaming(struct vtd_conn *c);
 /* --satip ADDR[:PORT]: listen, RTP/RTCP sockets; 0 or -1 (logged). */
 int vtd_satip_init(struct vtd_server *srv, const char *spec);
 void vtd_satip_fini(struct vtd_server *srv);
-struct vtd_ev;
-/* An EV_UDP event: SSDP's socket is readable. */
-void vtd_satip_udp_event(struct vtd_server *srv, struct vtd_ev *ev);
-/* The timer period SAT>IP needs now, ms (0: none). */
-unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now);
-/* Every timer tick: RTCP, empty RTP packets, session timeouts. */
-void vtd_satip_tick(struct vtd_server *srv, uint64_t now);
+/*
+ * Every timer tick (vtd_rtsp_ops.tick): the shared tuners' status, RTCP,
+ * empty RTP packets, session timeouts; the timer period SAT>IP needs
+ * now, ms (0: none).
+ */
+unsigned int vtd_satip_tick(struct vtd_server *srv, uint64_t now);
 
 /* The parse buffer of the server (one request at a time). */
 struct satip_req *vtd_satip_req_buf(struct vtd_server *srv);

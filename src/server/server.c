@@ -26,8 +26,6 @@
 
 #include "common/log.h"
 #include "server/server.h"
-#include "server/satip.h"
-#include "server/share.h"
 
 static void vtd_format_addr(const struct sockaddr *sa, char *buf, size_t len)
 {
@@ -168,8 +166,6 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
 				      &vtd_vtp_ops, srv->listen, &srv->nlisten,
 				      VTD_MAX_LISTEN) < 0)
 			return -1;
-	if (cfg->satip && vtd_satip_init(srv, cfg->satip) < 0)
-		return -1;
 
 	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (fd < 0) {
@@ -195,6 +191,14 @@ int vtd_server_init(struct vtd_server *srv, const struct vtd_config *cfg,
  * SIGINT and SIGTERM through a signalfd; after daemon(), as a signalfd
  * watched by epoll only wakes up for the process that registered it.
  */
+int vtd_server_add_kind(struct vtd_server *srv, const struct vtd_conn_ops *ops)
+{
+	if (srv->nextra >= sizeof(srv->extra) / sizeof(srv->extra[0]))
+		return -ENOSPC;
+	srv->extra[srv->nextra++] = ops;
+	return 0;
+}
+
 int vtd_server_signals(struct vtd_server *srv)
 {
 	sigset_t set;
@@ -338,19 +342,6 @@ bool vtd_conn_send(struct vtd_conn *c, const void *frame, size_t len)
 	return true;
 }
 
-void vtd_conn_seal(struct vtd_conn *c, const struct vtd_session *s,
-		   const uint8_t *token)
-{
-	struct vtp_keys keys;
-
-	vtp_auth_keys(c->srv->cfg->psk, &s->actx, token, &keys);
-	vtp_seal_init(&c->tx, keys.s2c);
-	vtp_seal_init(&c->rx, keys.c2s);
-	vtp_keys_wipe(&keys);
-	c->rd->open = &c->rx;
-	c->sealed = true;
-}
-
 void vtd_conn_forged(struct vtd_conn *c, const struct vtp_hdr *h)
 {
 	if (h->type == VTP_SEALED)
@@ -404,8 +395,8 @@ void vtd_conn_refuse(struct vtd_conn *c, uint32_t reqid, int err,
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	vt_warn("%s: %s: closed", c->peer, why);
-	if (reqid)
-		vtd_send_error_msg(c, reqid, err, why);
+	if (reqid && c->ops->refuse)
+		c->ops->refuse(c, reqid, err, why);
 	vtd_conn_close_after_flush(c);
 }
 
@@ -578,40 +569,33 @@ void vtd_server_status_fast(struct vtd_server *srv)
 	vtd_timer_arm(srv, VTD_STATUS_FIRST_MS);
 }
 
+/* The kinds of connection the server has listeners for, once each. */
+static unsigned int vtd_kinds(const struct vtd_server *srv,
+			      const struct vtd_conn_ops **ops, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	if (srv->nlisten && n < max)
+		ops[n++] = srv->listen[0].ops;
+	for (i = 0; i < srv->nextra && n < max; i++)
+		ops[n++] = srv->extra[i];
+	return n;
+}
+
 static void vtd_timer(struct vtd_server *srv)
 {
+	const struct vtd_conn_ops *ops[4];
 	uint64_t exp, now = vt_now_ns();
-	unsigned int period = VTD_STATUS_POLL_MS, sat;
-	struct vtd_conn *c;
+	unsigned int period = VTD_STATUS_POLL_MS, want, i, n;
 
 	if (read(srv->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		vt_debug("timerfd read: %s", strerror(errno));
-	for (c = srv->conns; c; c = c->next) {
-		struct vtd_session *s = c->sess;
-		uint64_t since;
-		bool hunting;
-
-		if (c->dead || c->kind != CONN_CONTROL || !s || !s->tuner)
-			continue;
-		since = (now - s->tune_ns) / 1000000ull;
-		/* fast until the new tune's lock is pushed, 3 s at most */
-		hunting = since < VTD_STATUS_FAST_WINDOW_MS &&
-			  !(s->status_sent && (s->last_status & FE_HAS_LOCK));
-		if (hunting && since < VTD_STATUS_FIRST_WINDOW_MS)
-			period = VTD_STATUS_FIRST_MS;
-		else if (hunting && period > VTD_STATUS_FAST_MS)
-			period = VTD_STATUS_FAST_MS;
-		else if (!hunting && now - s->last_poll_ns <
-			 (VTD_STATUS_POLL_MS - 1) * 1000000ull)
-			continue;
-		s->last_poll_ns = now;
-		vtd_session_poll(srv, s, now);
+	n = vtd_kinds(srv, ops, 4);
+	for (i = 0; i < n; i++) {
+		want = ops[i]->tick ? ops[i]->tick(srv, now) : 0;
+		if (want && want < period)
+			period = want;
 	}
-	vtd_share_poll(srv, now);
-	vtd_satip_tick(srv, now);
-	sat = vtd_satip_period(srv, now);
-	if (sat && sat < period)
-		period = sat;
 	/* idle (no tune in the last 3 s): 10 wake-ups a second */
 	vtd_timer_arm(srv, period);
 	if (now - srv->last_house_ns >= 1000000000ull) {
@@ -671,24 +655,9 @@ int vtd_server_run(struct vtd_server *srv)
 					vtd_conn_event(c, ev[i].events);
 				break;
 			}
-			case EV_TUNER: {
-				struct vtd_session *s = (struct vtd_session *)
-					((char *)e - offsetof(struct vtd_session, ts_ev));
-
+			case EV_FD:
 				if (e->fd >= 0)
-					vtd_session_ts(srv, s);
-				break;
-			}
-			case EV_SHARE: {
-				struct vtd_tuner *t = (struct vtd_tuner *)
-					((char *)e - offsetof(struct vtd_tuner, share_ev));
-
-				if (e->fd >= 0)
-					vtd_share_ts(srv, t);
-				break;
-			}
-			case EV_UDP:
-				vtd_satip_udp_event(srv, e);
+					e->fn(srv, e);
 				break;
 			case EV_TIMER:
 				vtd_timer(srv);
@@ -714,7 +683,6 @@ void vtd_server_fini(struct vtd_server *srv)
 			vtd_conn_close(c, NULL);
 	for (c = srv->conns; c; c = c->next)
 		vtd_conn_close(c, NULL);
-	vtd_satip_fini(srv);
 	vtd_reap(srv);
 	for (i = 0; i < srv->nlisten; i++)
 		close(srv->listen[i].ev.fd);

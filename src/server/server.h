@@ -94,6 +94,17 @@ struct vtd_conn_ops {
 	bool (*pending)(const struct vtd_conn *c);
 	/* Once a second: timeouts, keepalives. */
 	void (*house)(struct vtd_conn *c, uint64_t now);
+	/*
+	 * A peer refused (vtd_conn_refuse()): tell it why before the close,
+	 * if reqid names a request it made.
+	 */
+	void (*refuse)(struct vtd_conn *c, uint32_t reqid, int err,
+		       const char *why);
+	/*
+	 * Every timer tick, once for the kind (status polls, RTCP...): the
+	 * timer period it needs now in ms, 0 for no wish.
+	 */
+	unsigned int (*tick)(struct vtd_server *srv, uint64_t now);
 };
 
 /* A listening socket and the kind of its connections. */
@@ -191,6 +202,9 @@ struct vtd_server {
 	uint8_t *tsbuf;			/* TS frame being built */
 	uint8_t *sealbuf;		/* a frame being sealed */
 	struct vtd_satip *satip;	/* --satip: satip.c's state */
+	/* kinds of connection besides vtp's, for their ticks */
+	const struct vtd_conn_ops *extra[3];
+	unsigned int nextra;
 };
 
 /* server.c */
@@ -244,6 +258,8 @@ int vtd_server_listen(struct vtd_server *srv, const char *opt,
 		      const char *spec, const struct vtd_conn_ops *ops,
 		      struct vtd_listener *l, unsigned int *n,
 		      unsigned int max);
+/* Another kind of connection (its tick is called): 0 or -ENOSPC. */
+int vtd_server_add_kind(struct vtd_server *srv, const struct vtd_conn_ops *ops);
 /* VTD_HANDSHAKE_S, or --timeout if shorter */
 unsigned int vtd_handshake_s(const struct vtd_server *srv);
 

@@ -436,6 +436,13 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	}
 }
 
+/* EV_FD of ts_ev: the tuner of s has TS. */
+static void vtd_session_ts_event(struct vtd_server *srv, struct vtd_ev *ev)
+{
+	vtd_session_ts(srv, (struct vtd_session *)
+		       ((char *)ev - offsetof(struct vtd_session, ts_ev)));
+}
+
 /* ---- status ------------------------------------------------------------- */
 
 static void vtd_push_status(struct vtd_session *s, uint64_t now)
@@ -524,7 +531,8 @@ static void vtd_hello(struct vtd_conn *c, struct vtp_msg *m)
 		return;
 	}
 	s->ctl = c;
-	s->ts_ev.kind = EV_TUNER;
+	s->ts_ev.kind = EV_FD;
+	s->ts_ev.fn = vtd_session_ts_event;
 	s->ts_ev.fd = -1;
 	s->version = v;
 	snprintf(s->name, sizeof(s->name), "%s", h->name);

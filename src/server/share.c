@@ -140,6 +140,13 @@ static int vtd_share_apply(struct vtd_tuner *t, char *missing,
 	return err;
 }
 
+/* EV_FD of share_ev: the shared tuner has TS. */
+static void vtd_share_event(struct vtd_server *srv, struct vtd_ev *ev)
+{
+	vtd_share_ts(srv, (struct vtd_tuner *)
+		     ((char *)ev - offsetof(struct vtd_tuner, share_ev)));
+}
+
 static int vtd_share_first(struct vtd_server *srv, struct vtd_stream *st,
 			   struct vtd_tuner *t, bool open)
 {
@@ -162,7 +169,8 @@ static int vtd_share_first(struct vtd_server *srv, struct vtd_stream *st,
 			memset(&t->sec, 0, sizeof(t->sec));
 			t->tuning.valid = false;
 		}
-		t->share_ev.kind = EV_SHARE;
+		t->share_ev.kind = EV_FD;
+		t->share_ev.fn = vtd_share_event;
 		t->share_ev.fd = -1;
 		t->status_ns = 0;
 		t->share_packets = 0;
