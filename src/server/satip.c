@@ -303,6 +303,29 @@ static uint32_t vtd_rtp_clock(uint64_t now)
 	return (uint32_t)(now / 100000ull * 9ull);	/* 90 kHz */
 }
 
+/*
+ * The iovecs of m packets: one per run of packets that lie one after the
+ * other in the tuner's buffer (all of them when a session takes the
+ * whole TS or most of it), so that the kernel copies runs, not packets.
+ */
+static size_t vtd_satip_iov(struct iovec *iov, const uint8_t *const *pkt,
+			    size_t m)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < m; k++) {
+		if (n && (const uint8_t *)iov[n - 1].iov_base +
+			 iov[n - 1].iov_len == pkt[k]) {
+			iov[n - 1].iov_len += 188;
+			continue;
+		}
+		iov[n].iov_base = (void *)pkt[k];
+		iov[n].iov_len = 188;
+		n++;
+	}
+	return n;
+}
+
 /* RTP interleaved in the connection, or the bare TS of HTTP: copied */
 static void vtd_satip_ts_tcp(struct vtd_satip_sess *s,
 			     const uint8_t *const *pkt, size_t n)
@@ -317,12 +340,9 @@ static void vtd_satip_ts_tcp(struct vtd_satip_sess *s,
 		return;
 	for (i = 0; i < n; i += m) {
 		m = n - i < RTP_PKTS ? n - i : RTP_PKTS;
-		for (k = 0; k < m; k++) {
-			iov[1 + k].iov_base = (void *)pkt[i + k];
-			iov[1 + k].iov_len = 188;
-		}
+		k = vtd_satip_iov(iov + 1, pkt + i, m);
 		if (s->tr == TR_HTTP) {
-			if (vtp_queue_putv(&c->q, iov + 1, (int)m, 0) < 0) {
+			if (vtp_queue_putv(&c->q, iov + 1, (int)k, 0) < 0) {
 				s->dropped += m;
 				continue;
 			}
@@ -333,7 +353,7 @@ static void vtd_satip_ts_tcp(struct vtd_satip_sess *s,
 					 s->ssrc);
 			iov[0].iov_base = hdr;
 			iov[0].iov_len = sizeof(hdr);
-			if (vtp_queue_putv(&c->q, iov, (int)m + 1, 0) < 0) {
+			if (vtp_queue_putv(&c->q, iov, (int)k + 1, 0) < 0) {
 				s->dropped += m;
 				continue;
 			}
@@ -356,6 +376,7 @@ static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
 	static uint8_t hdr[MMSG_BATCH][RTP_HDR];
 	static struct iovec iov[MMSG_BATCH][1 + RTP_PKTS];
 	static struct mmsghdr mm[MMSG_BATCH];
+	static size_t pkts[MMSG_BATCH];
 	struct vtd_satip *sp = vtd_sp(s->srv);
 	uint64_t now = vt_now_ns();
 	uint32_t ts = vtd_rtp_clock(now);
@@ -370,21 +391,19 @@ static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
 					 s->ssrc);
 			iov[nm][0].iov_base = hdr[nm];
 			iov[nm][0].iov_len = RTP_HDR;
-			for (k = 0; k < m; k++) {
-				iov[nm][1 + k].iov_base = (void *)pkt[i + k];
-				iov[nm][1 + k].iov_len = 188;
-			}
 			memset(&mm[nm], 0, sizeof(mm[nm]));
 			mm[nm].msg_hdr.msg_name = &s->rtp_to;
 			mm[nm].msg_hdr.msg_namelen = s->to_len;
 			mm[nm].msg_hdr.msg_iov = iov[nm];
-			mm[nm].msg_hdr.msg_iovlen = 1 + m;
+			mm[nm].msg_hdr.msg_iovlen =
+				1 + vtd_satip_iov(iov[nm] + 1, pkt + i, m);
+			pkts[nm] = m;
 		}
 		sent = sendmmsg(sp->rtp_fd, mm, nm, MSG_DONTWAIT);
 		if (sent < 0)
 			sent = 0;
 		for (k = 0; k < nm; k++) {
-			size_t pk = (mm[k].msg_hdr.msg_iovlen - 1);
+			size_t pk = pkts[k];
 
 			if ((int)k < sent) {
 				s->packets++;
