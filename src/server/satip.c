@@ -34,7 +34,8 @@
 #define MMSG_BATCH	64			/* datagrams per sendmmsg() */
 /*
  * At least one RTP packet every 100 ms: an empty one after 90 ms without
- * TS, the timer ticking every 10 ms then (vtd_satip_period()).
+ * TS, the timer ticking every 10 ms then (vtd_satip_period()); RTCP on
+ * the second idle tick (100 ms) after the last.
  */
 #define EMPTY_RTP_NS	(90 * 1000000ull)
 #define RTCP_NS		(195 * 1000000ull)	/* about five a second */
@@ -503,7 +504,6 @@ static unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
 {
 	const struct vtd_satip *sp = vtd_sp(srv);
 	const struct vtd_satip_sess *s;
-	unsigned int ms = 0;
 
 	if (!sp)
 		return 0;
@@ -512,9 +512,9 @@ static unsigned int vtd_satip_period(const struct vtd_server *srv, uint64_t now)
 			continue;
 		if (now - s->last_rtp_ns >= 40 * 1000000ull)
 			return 10;	/* an empty RTP packet may be due */
-		ms = 50;		/* RTCP */
 	}
-	return ms;
+	/* RTCP every 195 ms: the timer's idle 100 ms do */
+	return 0;
 }
 
 unsigned int vtd_satip_tick(struct vtd_server *srv, uint64_t now)

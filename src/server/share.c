@@ -284,6 +284,9 @@ int vtd_share_set_pids(struct vtd_stream *st, const uint16_t *pids,
 	return vtd_share_apply(t, missing, missing_len);
 }
 
+_Static_assert(VTD_SHARE_READ_PKTS * VTP_TS_PACKET <= VTP_MAX_SEALED_FRAME,
+	       "srv->tsbuf holds a read");
+
 void vtd_share_ts(struct vtd_server *srv, struct vtd_tuner *t)
 {
 	static const uint8_t *pkt[VTD_SHARE_READ_PKTS];
@@ -307,6 +310,9 @@ void vtd_share_ts(struct vtd_server *srv, struct vtd_tuner *t)
 		}
 		n = (size_t)r / VTP_TS_PACKET;
 		t->share_packets += n;
+		/* less than asked for: the source is empty now, no more reads */
+		if (n < VTD_SHARE_READ_PKTS)
+			round = 4;
 		/* a stream may leave (and free itself) in its ts() */
 		for (st = t->streams; st; st = next) {
 			next = st->next;

@@ -25,8 +25,11 @@
 #include "server/backend.h"
 
 #define VTD_SHARE_POLL_MS	200
-/* packets read from the tuner at once, at most */
-#define VTD_SHARE_READ_PKTS	512
+/*
+ * Packets read from the tuner at once, at most (srv->tsbuf holds them):
+ * a 10 ms tick of a 150 Mbit/s transponder in one read.
+ */
+#define VTD_SHARE_READ_PKTS	1024
 
 struct vtd_server;
 struct vtd_stream;
