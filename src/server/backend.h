@@ -105,6 +105,7 @@ struct vtd_tuner {
 	 */
 	struct vtd_tuning sec;		/* voltage, tone, diseqc */
 	struct vtd_tuning tuning;
+	uint32_t tune_gen;		/* + 1 a tune, whoever made it */
 
 	/* shared by streams (share.h): none while owned by a session */
 	struct vtd_stream *streams;

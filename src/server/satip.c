@@ -78,7 +78,9 @@ struct vtd_satip {
 	unsigned int nsessions;
 	unsigned int next_stream;
 	struct satip_tune tuned[VTD_MAX_TUNERS];	/* of each shared tuner */
-	bool tuned_valid[VTD_MAX_TUNERS];	/* tuned by SAT>IP last */
+	/* tuned[i] holds while tuner i's tune_gen is this (a vtp TUNE since
+	 * makes it stale) */
+	uint32_t tuned_gen[VTD_MAX_TUNERS];
 	struct satip_req req;
 	char reply[8192];
 	char body[16384];
@@ -652,7 +654,7 @@ static int vtd_satip_retune(struct vtd_satip_sess *s,
 			return r == -EINVAL ? 400 : 503;
 		}
 		sp->tuned[cur->info.index] = *tune;
-		sp->tuned_valid[cur->info.index] = true;
+		sp->tuned_gen[cur->info.index] = cur->tune_gen;
 		s->tune = *tune;
 		s->tuned = true;
 		return 0;
@@ -666,7 +668,7 @@ static int vtd_satip_retune(struct vtd_satip_sess *s,
 		    !vtd_tuning_same(&t->tuning, &k))
 			continue;
 		/* tuned by a SAT>IP session last: every attribute */
-		if (t->nstreams && sp->tuned_valid[i] &&
+		if (t->nstreams && sp->tuned_gen[i] == t->tune_gen &&
 		    !satip_tune_same(&sp->tuned[i], tune))
 			continue;
 		/* a vtunerc client's, on that transponder: shared from now */
@@ -698,7 +700,7 @@ static int vtd_satip_retune(struct vtd_satip_sess *s,
 				return r == -EINVAL ? 400 : 503;
 			}
 			sp->tuned[pick->info.index] = *tune;
-			sp->tuned_valid[pick->info.index] = true;
+			sp->tuned_gen[pick->info.index] = pick->tune_gen;
 		}
 	}
 	if (r < 0) {

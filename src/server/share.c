@@ -76,6 +76,7 @@ bool vtd_tuning_same(const struct vtd_tuning *a, const struct vtd_tuning *b)
 void vtd_share_tuned(struct vtd_tuner *t, const struct vtp_prop *props,
 		     unsigned int num, int r)
 {
+	t->tune_gen++;
 	if (r < 0) {
 		t->tuning.valid = false;
 		return;

@@ -444,7 +444,8 @@ R401='0:10 256:10 257:2660 258:146'
 S403='0,288,290'
 R403='0:10 288:10 290:146'
 ffmpeg_rec t3-ff "$SB" "$DVBT&pids=$S401" udp 7
-sleep 0.5
+ff_on() { [ "$(grep -c "SAT>IP session .*: tuner 0 (sim0), 1 stream" "$W/b.log")" -gt "$1" ]; }
+within 5 ff_on "$(grep -c "SAT>IP session .*: tuner 0 (sim0), 1 stream" "$W/b.log")"
 bg timeout -k 3 -s TERM 5 "$VTC" -s "$VB" -t 0 --sink "$W/t3-vc.ts" -f \
 	--tune DELIVERY_SYSTEM=DVBT,FREQUENCY=506000000,BANDWIDTH_HZ=8000000 \
 	--pids "$S403" >"$W/t3-vc.log" 2>&1
@@ -477,6 +478,32 @@ check_or_show "vtunerc: exactly PIDs $S403 at their rates, no continuity error, 
 fourth_503() { grep -qx "status 503" "$W/t3-4th.log" && grep -qix "no-more: frontends" "$W/t3-4th.log"; }
 check_or_show "sharing with vtunerc: a fourth session on another transponder: 503" \
 	fourth_503 -- "$W/t3-4th.log"
+
+# ---- 5c. the other way round: a vtunerc client's tuner, then SAT>IP --------------
+
+# B's tuner was last tuned by SAT>IP elsewhere (S2 12188 V, 6c): a vtunerc
+# client tunes DVB-T 506 alone, then two SAT>IP sessions come for it
+n_lock=$(grep -c "sim0: locked on T 506" "$W/b.log")
+n_shared=$(grep -c "now shared with SAT>IP sessions" "$W/b.log")
+bg timeout -k 3 -s TERM 4 "$VTC" -s "$VB" -t 0 --sink "$W/t4-vc.ts" -f \
+	--tune DELIVERY_SYSTEM=DVBT,FREQUENCY=506000000,BANDWIDTH_HZ=8000000 \
+	--pids "$S403" >"$W/t4-vc.log" 2>&1
+vc_locked() { [ "$(grep -c "sim0: locked on T 506" "$W/b.log")" -gt "$n_lock" ]; }
+within 5 vc_locked
+rtspc "$SB" play "$DVBT&pids=$S401" 1 "$W/t4-a.ts" --status "$W/t4-a.st" >"$W/t4-a.log" 2>&1 &
+t4a=$!
+sleep 0.3
+rtspc "$SB" setup "$DVBT&pids=$S402" >"$W/t4-b.log" 2>&1
+wait "$t4a"
+wait_bg
+t4_ok() {
+	[ "$(grep -c "now shared with SAT>IP sessions" "$W/b.log")" -gt "$n_shared" ] &&
+		[ "$(val t4-a setup)" = 200 ] && grep -qx "status 200" "$W/t4-b.log"
+}
+check_or_show "a vtunerc client's tuner: two SAT>IP sessions on its transponder share it (200, 200)" \
+	t4_ok -- "$W/t4-a.st" "$W/t4-b.log" "$W/b.log"
+check_or_show "the vtunerc client keeps exactly its PIDs while they join" \
+	ts_pids "$W/t4-vc.ts" "$R403" -- "$W/t4-vc.ts.why" "$W/t4-vc.log"
 
 # ---- the end -------------------------------------------------------------------
 
