@@ -78,6 +78,10 @@ for d in vtunerd vtunerc; do
 	check "$d --check on the installed $d.conf" quiet "$sb/$d" --config "$conf" --check
 	# every commented-out setting of the example is a valid option
 	sed -n 's/^#\([a-z][a-z-]* = .*\)/\1/p' "$conf" > "$B/$d-all.conf"
+	# the example's channel file exists on a server, not here: a real one
+	printf '[Sim Local]\n\tSERVICE_ID = 401\n\tVIDEO_PID = 257\n\tAUDIO_PID = 258\n\tFREQUENCY = 506000000\n\tBANDWIDTH_HZ = 8000000\n\tDELIVERY_SYSTEM = DVBT\n' \
+		> "$B/channels.conf"
+	sed -i "s|^satip-channels = .*|satip-channels = $B/channels.conf|" "$B/$d-all.conf"
 	check "$d.conf: $(wc -l < "$B/$d-all.conf") documented keys are options" \
 		quiet "$sb/$d" --config "$B/$d-all.conf" --check
 done
