@@ -99,10 +99,22 @@ is() {	# is WHAT GOT WANT
 }
 hdr() { jq -r -s "map(select(.h) | .h[\"$2\"] // empty) | unique | join(\" \")" "$1"; }
 
-# the listener first: it sees the start rounds
-A $PROBE listen --wait 4.5 >"$W/alive.json" 2>&1 &
+# listening FILE: the probe writing FILE has joined the group (a loaded
+# host may take seconds to start python)
+listening() {
+	local _
+
+	for _ in $(seq 100); do
+		grep -q '"listening": true' "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# the listener first: it sees the start rounds (1 s apart, ASan start-up)
+A $PROBE listen --wait 8 >"$W/alive.json" 2>&1 &
 lpid=$!
-sleep 0.5
+listening "$W/alive.json"
 check_or_show "ssdp-run -b 127.0.0.1 -r 8554 starts" \
 	run lo -b 127.0.0.1 -r 8554 -d 1 -s lo-seed -n 'Box <&> "1"' -- "$W/lo.log"
 LO=$srv
@@ -228,9 +240,9 @@ else
 fi
 
 # byebye at SIGTERM
-A $PROBE listen --wait 1.5 >"$W/bye.json" 2>&1 &
+A $PROBE listen --wait 4 >"$W/bye.json" 2>&1 &
 lpid=$!
-sleep 0.5
+listening "$W/bye.json"
 stop "$LO"
 wait "$lpid"
 check_or_show "SIGTERM: ssdp:byebye for root, uuid and type" \
@@ -238,9 +250,9 @@ check_or_show "SIGTERM: ssdp:byebye for root, uuid and type" \
 	"upnp:rootdevice $SATIP uuid:$UUID" -- "$W/bye.json"
 
 # every interface (0.0.0.0): the address the request came in on
-Bn $PROBE listen --if 10.77.0.2 --wait 4 >"$W/vethalive.json" 2>&1 &
+Bn $PROBE listen --if 10.77.0.2 --wait 6 >"$W/vethalive.json" 2>&1 &
 vpid=$!
-sleep 0.5
+listening "$W/vethalive.json"
 check_or_show "ssdp-run -b 0.0.0.0 starts" run all -b 0.0.0.0 -d 1 -s all-seed -- "$W/all.log"
 ALL=$srv
 search "$SATIP"
@@ -259,9 +271,9 @@ check_or_show "NOTIFY on veth from 10.77.0.1:1900, LOCATION http://10.77.0.1:887
 	-- "$W/vethalive.json"
 # after the start rounds (3 s): another server announcing DEVICEID 1
 sleep 0.5
-Bn $PROBE listen --if 10.77.0.2 --wait 3 >"$W/defend.json" 2>&1 &
+Bn $PROBE listen --if 10.77.0.2 --wait 4 >"$W/defend.json" 2>&1 &
 lpid=$!
-sleep 0.5
+listening "$W/defend.json"
 Bn $PROBE notify --if 10.77.0.2 --deviceid 1 --uuid 11111111-2222-8333-8444-555555555555
 wait "$lpid"
 check_or_show "another server's NOTIFY with our DEVICEID.SES.COM: a unicast M-SEARCH to it carrying the ID" \
