@@ -256,6 +256,59 @@ static bool vtd_data_put_ts(struct vtd_conn *c, const uint8_t *frame,
 }
 
 /*
+ * The TS frame of pkts packets at frame (after pre bytes of room for a
+ * sealed frame's header; in d's queue, or the bounce buffer): its
+ * header, sealed in place when d is, queued, counted.  false: d was
+ * closed (2^64 frames sealed).
+ */
+static bool vtd_session_put(struct vtd_session *s, struct vtd_conn *d,
+			    uint8_t *frame, size_t pre, size_t pkts,
+			    bool *queued)
+{
+	size_t flen = VTP_TS_HDR_LEN + pkts * VTP_TS_PACKET;
+	int sealed;
+
+	vtp_encode_ts_hdr(frame + pre, VTP_TS_HDR_LEN, s->seq,
+			  pkts * VTP_TS_PACKET);
+	if (pre) {
+		/* in place, in the queue or the bounce buffer */
+		sealed = vtp_seal(&d->tx, frame, flen + VTP_SEAL_OVERHEAD, flen);
+		if (sealed < 0) {
+			vtd_conn_close(d, "2^64 frames sealed: data connection "
+				       "ended");
+			return false;
+		}
+		flen = (size_t)sealed;
+	}
+	if (vtd_data_put_ts(d, frame, flen, frame != vtd_srv(s)->tsbuf)) {
+		s->ts_frames++;
+		*queued = true;
+	} else {
+		s->drop_frames++;
+		s->drop_packets += pkts;
+	}
+	return true;
+}
+
+/* Frames dropped since the last warning: one every VTD_DROP_LOG_NS. */
+static void vtd_session_log_drops(struct vtd_session *s)
+{
+	uint64_t now;
+
+	if (s->drop_frames <= s->drops_logged)
+		return;
+	now = vt_now_ns();
+	if (now - s->drops_logged_ns < VTD_DROP_LOG_NS)
+		return;
+	vt_warn("#%u %s: data connection too slow: %llu TS frames (%llu "
+		"packets) dropped so far", s->ctl->id, s->ctl->peer,
+		(unsigned long long)s->drop_frames,
+		(unsigned long long)s->drop_packets);
+	s->drops_logged = s->drop_frames;
+	s->drops_logged_ns = now;
+}
+
+/*
  * The TS of a shared tuner, the session's PIDs: copied into TS frames of
  * up to VTD_TS_CHUNK_PKTS packets (sealed in place if the data
  * connection is).
@@ -267,10 +320,9 @@ static void vtd_session_stream_ts(struct vtd_stream *st,
 		((char *)st - offsetof(struct vtd_session, st));
 	struct vtd_server *srv = vtd_srv(s);
 	struct vtd_conn *d = s->data;
-	size_t i = 0, k, m, flen;
+	size_t i = 0, k, m;
 	bool queued = false;
 	uint8_t *frame;
-	int sealed;
 
 	s->ts_packets += n;
 	if (!d || d->dead) {
@@ -282,34 +334,18 @@ static void vtd_session_stream_ts(struct vtd_stream *st,
 		size_t post = pre ? VTP_SEAL_TAG_LEN : 0;
 
 		m = n - i < VTD_TS_CHUNK_PKTS ? n - i : VTD_TS_CHUNK_PKTS;
-		flen = VTP_TS_HDR_LEN + m * VTP_TS_PACKET;
-		frame = vtd_data_slot(d, srv->tsbuf, pre + flen + post);
+		frame = vtd_data_slot(d, srv->tsbuf, pre + VTP_TS_HDR_LEN +
+				      m * VTP_TS_PACKET + post);
 		for (k = 0; k < m; k++)
 			memcpy(frame + pre + VTP_TS_HDR_LEN + k * VTP_TS_PACKET,
 			       pkt[i + k], VTP_TS_PACKET);
-		vtp_encode_ts_hdr(frame + pre, VTP_TS_HDR_LEN, s->seq,
-				  m * VTP_TS_PACKET);
 		i += m;
-		if (pre) {
-			sealed = vtp_seal(&d->tx, frame, flen + VTP_SEAL_OVERHEAD,
-					  flen);
-			if (sealed < 0) {
-				vtd_conn_close(d, "2^64 frames sealed: data "
-					       "connection ended");
-				return;
-			}
-			flen = (size_t)sealed;
-		}
-		if (vtd_data_put_ts(d, frame, flen, frame != srv->tsbuf)) {
-			s->ts_frames++;
-			queued = true;
-		} else {
-			s->drop_frames++;
-			s->drop_packets += m;
-		}
+		if (!vtd_session_put(s, d, frame, pre, m, &queued))
+			return;
 	}
 	if (queued)
 		vtd_conn_flush(d);
+	vtd_session_log_drops(s);
 }
 
 static const struct vtd_stream_ops vtd_session_stream_ops = {
@@ -361,7 +397,6 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 	struct vtd_conn *d = s->data;
 	bool queued = false;
 	uint8_t *frame;
-	uint64_t now;
 	ssize_t n;
 	int i;
 
@@ -371,8 +406,7 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 		/* a sealed frame: its header before, its tag after */
 		size_t pre = d && !d->dead && d->sealed ? VTP_HDR_LEN : 0;
 		size_t post = pre ? VTP_SEAL_TAG_LEN : 0;
-		size_t pkts, max, flen;
-		int sealed;
+		size_t pkts, max;
 
 		if (s->frame_pkts < VTD_TS_FIRST_PKTS)
 			s->frame_pkts = VTD_TS_FIRST_PKTS;
@@ -398,42 +432,12 @@ void vtd_session_ts(struct vtd_server *srv, struct vtd_session *s)
 			s->unattached_packets += pkts;
 			continue;
 		}
-		vtp_encode_ts_hdr(frame + pre, VTP_TS_HDR_LEN, s->seq,
-				  (size_t)n);
-		flen = VTP_TS_HDR_LEN + (size_t)n;
-		if (pre) {
-			/* in place, in the queue or the bounce buffer */
-			sealed = vtp_seal(&d->tx, frame, flen + VTP_SEAL_OVERHEAD,
-					  flen);
-			if (sealed < 0) {
-				vtd_conn_close(d, "2^64 frames sealed: data "
-					       "connection ended");
-				continue;
-			}
-			flen = (size_t)sealed;
-		}
-		if (vtd_data_put_ts(d, frame, flen, frame != srv->tsbuf)) {
-			s->ts_frames++;
-			queued = true;
-		} else {
-			s->drop_frames++;
-			s->drop_packets += pkts;
-		}
+		/* closed on failure: the next packets go unattached */
+		vtd_session_put(s, d, frame, pre, pkts, &queued);
 	}
 	if (queued)
 		vtd_conn_flush(d);
-	if (s->drop_frames > s->drops_logged) {
-		now = vt_now_ns();
-		if (now - s->drops_logged_ns >= VTD_DROP_LOG_NS) {
-			vt_warn("#%u %s: data connection too slow: %llu TS "
-				"frames (%llu packets) dropped so far",
-				s->ctl->id, s->ctl->peer,
-				(unsigned long long)s->drop_frames,
-				(unsigned long long)s->drop_packets);
-			s->drops_logged = s->drop_frames;
-			s->drops_logged_ns = now;
-		}
-	}
+	vtd_session_log_drops(s);
 }
 
 /* EV_FD of ts_ev: the tuner of s has TS. */
