@@ -13,6 +13,7 @@
 
 #include "common/text.h"
 #include "satip/desc.h"
+#include "satip/out.h"
 
 static const char *const type_names[SATIP_NTYPES] = {
 	[SATIP_DVBS2] = "DVBS2",
@@ -48,67 +49,6 @@ int satip_tuner_type(const uint8_t *delsys, unsigned int num)
 	return SATIP_NONE;
 }
 
-/* An output buffer: what does not fit sets full and is not written. */
-struct out {
-	char *buf;
-	size_t len, off;
-	bool full;
-};
-
-static void out_init(struct out *o, char *buf, size_t len)
-{
-	o->buf = buf;
-	o->len = len;
-	o->off = 0;
-	o->full = !buf || !len;
-	if (!o->full)
-		buf[0] = 0;
-}
-
-static void put_mem(struct out *o, const char *s, size_t n)
-{
-	if (o->full || n >= o->len - o->off) {
-		o->full = true;
-		return;
-	}
-	memcpy(o->buf + o->off, s, n);
-	o->off += n;
-	o->buf[o->off] = 0;
-}
-
-static void put(struct out *o, const char *s)
-{
-	put_mem(o, s, strlen(s));
-}
-
-static void __attribute__((format(printf, 2, 3)))
-putf(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->off, o->len - o->off, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->off) {
-		o->buf[o->off] = 0;
-		o->full = true;
-		return;
-	}
-	o->off += (size_t)n;
-}
-
-static int out_end(struct out *o)
-{
-	if (o->full) {
-		if (o->buf && o->len)
-			o->buf[0] = 0;
-		return -ENOSPC;
-	}
-	return (int)o->off;
-}
 
 /*
  * Bytes of the well-formed UTF-8 sequence at s (n > 0 bytes left, the
@@ -151,7 +91,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
  * s as text: control characters dropped, malformed UTF-8 written as '?',
  * and with xml, & < > " ' as entities.
  */
-static void put_text(struct out *o, const char *s, bool xml)
+static void put_text(struct satip_out *o, const char *s, bool xml)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0, k;
@@ -165,32 +105,32 @@ static void put_text(struct out *o, const char *s, bool xml)
 		if (u[i] >= 0x80) {
 			k = utf8_len(u + i, n - i);
 			if (k) {
-				put_mem(o, s + i, k);
+				satip_out_mem(o, s + i, k);
 				i += k;
 			} else {
-				put(o, "?");
+				satip_out_str(o, "?");
 				i++;
 			}
 			continue;
 		}
 		switch (xml ? s[i] : 0) {
 		case '&':
-			put(o, "&amp;");
+			satip_out_str(o, "&amp;");
 			break;
 		case '<':
-			put(o, "&lt;");
+			satip_out_str(o, "&lt;");
 			break;
 		case '>':
-			put(o, "&gt;");
+			satip_out_str(o, "&gt;");
 			break;
 		case '"':
-			put(o, "&quot;");
+			satip_out_str(o, "&quot;");
 			break;
 		case '\'':
-			put(o, "&apos;");
+			satip_out_str(o, "&apos;");
 			break;
 		default:
-			put_mem(o, s + i, 1);
+			satip_out_mem(o, s + i, 1);
 		}
 		i++;
 	}
@@ -201,10 +141,10 @@ int satip_caps(char *buf, size_t len, const struct satip_tuner_caps *t,
 {
 	unsigned int count[SATIP_NTYPES] = { 0 };
 	unsigned int i;
-	struct out o;
+	struct satip_out o;
 	int type;
 
-	out_init(&o, buf, len);
+	satip_out_init(&o, buf, len);
 	for (i = 0; i < n; i++) {
 		type = satip_tuner_type(t[i].delsys, t[i].num);
 		if (type != SATIP_NONE)
@@ -212,36 +152,36 @@ int satip_caps(char *buf, size_t len, const struct satip_tuner_caps *t,
 	}
 	for (i = 0; i < SATIP_NTYPES; i++)
 		if (count[i])
-			putf(&o, "%s%s-%u", o.off ? "," : "", type_names[i],
+			satip_out_printf(&o, "%s%s-%u", o.len ? "," : "", type_names[i],
 			     count[i]);
-	return out_end(&o);
+	return satip_out_end(&o, -ENOSPC);
 }
 
 /* <name>escaped value</name> and a newline, when value is not NULL. */
-static void element(struct out *o, const char *indent, const char *name,
+static void element(struct satip_out *o, const char *indent, const char *name,
 		    const char *value)
 {
 	if (!value)
 		return;
-	putf(o, "%s<%s>", indent, name);
+	satip_out_printf(o, "%s<%s>", indent, name);
 	put_text(o, value, true);
-	putf(o, "</%s>\n", name);
+	satip_out_printf(o, "</%s>\n", name);
 }
 
 int satip_desc_xml(char *buf, size_t len, const struct satip_desc *d)
 {
 	const char *in = "\t\t";
-	struct out o;
+	struct satip_out o;
 
-	out_init(&o, buf, len);
+	satip_out_init(&o, buf, len);
 	if (!d || !d->friendly_name || !d->uuid)
 		return -EINVAL;
-	put(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	putf(&o, "<root xmlns=\"urn:schemas-upnp-org:device-1-0\" "
+	satip_out_str(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	satip_out_printf(&o, "<root xmlns=\"urn:schemas-upnp-org:device-1-0\" "
 	     "configId=\"%u\">\n", d->config_id & 0xffffff);
-	put(&o, "\t<specVersion>\n\t\t<major>1</major>\n"
+	satip_out_str(&o, "\t<specVersion>\n\t\t<major>1</major>\n"
 	    "\t\t<minor>1</minor>\n\t</specVersion>\n");
-	put(&o, "\t<device>\n");
+	satip_out_str(&o, "\t<device>\n");
 	element(&o, in, "deviceType", SATIP_DEVICE_TYPE);
 	element(&o, in, "friendlyName", d->friendly_name);
 	element(&o, in, "manufacturer",
@@ -251,22 +191,22 @@ int satip_desc_xml(char *buf, size_t len, const struct satip_desc *d)
 	element(&o, in, "modelName", "vtunerd");
 	element(&o, in, "modelNumber", d->model_number);
 	element(&o, in, "serialNumber", d->serial_number);
-	put(&o, "\t\t<UDN>uuid:");
+	satip_out_str(&o, "\t\t<UDN>uuid:");
 	put_text(&o, d->uuid, true);
-	put(&o, "</UDN>\n");
+	satip_out_str(&o, "</UDN>\n");
 	element(&o, in, "presentationURL", d->presentation_url);
 	if (d->caps && d->caps[0]) {
-		put(&o, "\t\t<satip:X_SATIPCAP xmlns:satip=\"" SATIP_NS "\">");
+		satip_out_str(&o, "\t\t<satip:X_SATIPCAP xmlns:satip=\"" SATIP_NS "\">");
 		put_text(&o, d->caps, true);
-		put(&o, "</satip:X_SATIPCAP>\n");
+		satip_out_str(&o, "</satip:X_SATIPCAP>\n");
 	}
 	if (d->m3u_url) {
-		put(&o, "\t\t<satip:X_SATIPM3U xmlns:satip=\"" SATIP_NS "\">");
+		satip_out_str(&o, "\t\t<satip:X_SATIPM3U xmlns:satip=\"" SATIP_NS "\">");
 		put_text(&o, d->m3u_url, true);
-		put(&o, "</satip:X_SATIPM3U>\n");
+		satip_out_str(&o, "</satip:X_SATIPM3U>\n");
 	}
-	put(&o, "\t</device>\n</root>\n");
-	return out_end(&o);
+	satip_out_str(&o, "\t</device>\n</root>\n");
+	return satip_out_end(&o, -ENOSPC);
 }
 
 /* FNV-1a over s and its terminating NUL (a NULL string hashes as 0xff). */
@@ -311,41 +251,41 @@ int satip_m3u(char *buf, size_t len, const char *host, uint16_t port,
 	const unsigned char *q;
 	unsigned int i, k;
 	bool v6;
-	struct out o;
+	struct satip_out o;
 
-	out_init(&o, buf, len);
+	satip_out_init(&o, buf, len);
 	if (!host || !host[0])
 		return -EINVAL;
 	for (q = (const unsigned char *)host; *q; q++)
 		if (!url_safe(*q) || strchr("&=,~/", *q))
 			return -EINVAL;
 	v6 = strchr(host, ':') != NULL;
-	put(&o, "#EXTM3U\r\n");
+	satip_out_str(&o, "#EXTM3U\r\n");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < e[i].npids; k++)
 			if (e[i].pids[k] > 8191)
 				return -EINVAL;
-		put(&o, "#EXTINF:0,");
+		satip_out_str(&o, "#EXTINF:0,");
 		put_text(&o, e[i].name ? e[i].name : "", false);
-		putf(&o, "\r\nrtsp://%s%s%s:%u/?", v6 ? "[" : "", host,
+		satip_out_printf(&o, "\r\nrtsp://%s%s%s:%u/?", v6 ? "[" : "", host,
 		     v6 ? "]" : "", port);
 		for (q = (const unsigned char *)(e[i].query ? e[i].query : "");
 		     *q; q++) {
 			if (url_safe(*q))
-				put_mem(&o, (const char *)q, 1);
+				satip_out_mem(&o, (const char *)q, 1);
 			else
-				putf(&o, "%%%02X", *q);
+				satip_out_printf(&o, "%%%02X", *q);
 		}
 		if (e[i].query && e[i].query[0])
-			put(&o, "&");
-		put(&o, "pids=");
+			satip_out_str(&o, "&");
+		satip_out_str(&o, "pids=");
 		if (!e[i].npids)
-			put(&o, "all");
+			satip_out_str(&o, "all");
 		for (k = 0; k < e[i].npids; k++)
-			putf(&o, "%s%u", k ? "," : "", e[i].pids[k]);
-		put(&o, "\r\n");
+			satip_out_printf(&o, "%s%u", k ? "," : "", e[i].pids[k]);
+		satip_out_str(&o, "\r\n");
 	}
-	return out_end(&o);
+	return satip_out_end(&o, -ENOSPC);
 }
 
 int satip_uuid_from(const char *seed, char out[37])

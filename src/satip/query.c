@@ -11,6 +11,7 @@
 #include <linux/dvb/frontend.h>
 
 #include "common/dvb.h"
+#include "satip/out.h"
 #include "satip/query.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -477,49 +478,26 @@ bool satip_tune_same(const struct satip_tune *a, const struct satip_tune *b)
 	       !differ(a, b, SATIP_A_T2ID, a->t2id, b->t2id);
 }
 
-struct out {
-	char *buf;
-	size_t cap, len;
-	bool full;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->cap - o->len) {
-		o->full = true;
-		return;
-	}
-	o->len += (size_t)n;
-}
 
 /* MHz (or ksym/s) of a x 1000 value: "11494.00", "474.166", "22000" */
-static void put_milli(struct out *o, uint32_t v, bool two_decimals)
+static void put_milli(struct satip_out *o, uint32_t v, bool two_decimals)
 {
 	if (v % 1000 == 0 && !two_decimals)
-		put(o, "%u", v / 1000);
+		satip_out_printf(o, "%u", v / 1000);
 	else if (v % 10 == 0)
-		put(o, "%u.%02u", v / 1000, v % 1000 / 10);
+		satip_out_printf(o, "%u.%02u", v / 1000, v % 1000 / 10);
 	else
-		put(o, "%u.%03u", v / 1000, v % 1000);
+		satip_out_printf(o, "%u.%03u", v / 1000, v % 1000);
 }
 
 /* ",value" of an attribute, "," if absent */
-static void put_attr(struct out *o, const struct satip_tune *t,
+static void put_attr(struct satip_out *o, const struct satip_tune *t,
 		     enum satip_attr a)
 {
 	const uint32_t *f = NULL;
 	size_t i;
 
-	put(o, ",");
+	satip_out_printf(o, ",");
 	if (!satip_has(t, a))
 		return;
 	for (i = 0; i < ARRAY_SIZE(attrs) && !f; i++)
@@ -537,10 +515,10 @@ static void put_attr(struct out *o, const struct satip_tune *t,
 	case SATIP_A_C2TFT:
 	case SATIP_A_DS:
 	case SATIP_A_SPECINV:
-		put(o, "%u", *f);
+		satip_out_printf(o, "%u", *f);
 		break;
 	default:
-		put(o, "%s", tok_name(a, *f));
+		satip_out_printf(o, "%s", tok_name(a, *f));
 		break;
 	}
 }
@@ -556,7 +534,7 @@ int satip_tune_format(char *buf, size_t cap, const struct satip_tune *t)
 	static const uint8_t cab[] = { SATIP_A_BW, SATIP_A_MSYS,
 		SATIP_A_MTYPE, SATIP_A_SR, SATIP_A_C2TFT, SATIP_A_DS,
 		SATIP_A_PLP, SATIP_A_SPECINV };
-	struct out o = { buf, cap, 0, false };
+	struct satip_out o = { buf, cap, 0, !buf || !cap };
 	const uint8_t *list;
 	size_t i, n;
 
@@ -588,7 +566,7 @@ int satip_tune_format(char *buf, size_t cap, const struct satip_tune *t)
 
 int satip_query_format(char *buf, size_t cap, const struct satip_tune *t)
 {
-	struct out o = { buf, cap, 0, false };
+	struct satip_out o = { buf, cap, 0, !buf || !cap };
 	size_t i;
 
 	if (!cap)
@@ -604,13 +582,13 @@ int satip_query_format(char *buf, size_t cap, const struct satip_tune *t)
 		/* a value SAT>IP has no name for (rolloff auto): left out */
 		if (a->kind == K_TOKEN && !*tok_name(a->id, v))
 			continue;
-		put(&o, "%s%s=", o.len ? "&" : "", a->name);
+		satip_out_printf(&o, "%s%s=", o.len ? "&" : "", a->name);
 		if (a->kind == K_MILLI)
 			put_milli(&o, v, false);
 		else if (a->kind == K_UINT)
-			put(&o, "%u", v);
+			satip_out_printf(&o, "%u", v);
 		else
-			put(&o, "%s", tok_name(a->id, v));
+			satip_out_printf(&o, "%s", tok_name(a->id, v));
 	}
 	if (o.full) {
 		buf[0] = '\0';

@@ -10,6 +10,7 @@
 #include <linux/dvb/frontend.h>
 
 #include "common/dvb.h"
+#include "satip/out.h"
 #include "satip/report.h"
 
 /* ---- level, quality ----------------------------------------------------- */
@@ -76,31 +77,8 @@ void satip_signal_of(const struct vtp_status *s, unsigned int delsys,
 
 /* ---- text --------------------------------------------------------------- */
 
-struct out {
-	char *buf;
-	size_t cap, len;
-	bool full;
-};
 
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->cap - o->len) {
-		o->full = true;
-		return;
-	}
-	o->len += (size_t)n;
-}
-
-static int done(struct out *o)
+static int done(struct satip_out *o)
 {
 	if (o->full) {
 		if (o->cap)
@@ -115,19 +93,19 @@ int satip_fmtp(char *buf, size_t cap, const struct satip_fmtp_args *a)
 	static const struct satip_signal none;
 	const struct satip_signal *sig = a->sig ? a->sig : &none;
 	const struct satip_tune *t = a->tune;
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct satip_out o = { buf, cap, 0, !buf || !cap };
 	bool tuned = t && satip_has(t, SATIP_A_MSYS);
 	unsigned int i;
 	int n;
 
 	if (tuned && vt_delsys_is_ter(t->msys))
-		put(&o, "ver=1.1;");
+		satip_out_printf(&o, "ver=1.1;");
 	else if (tuned && !vt_delsys_is_sat(t->msys))
-		put(&o, "ver=1.2;");
+		satip_out_printf(&o, "ver=1.2;");
 	else
-		put(&o, "ver=1.0;src=%u;", t && satip_has(t, SATIP_A_SRC) ?
+		satip_out_printf(&o, "ver=1.0;src=%u;", t && satip_has(t, SATIP_A_SRC) ?
 		    t->src : 1);
-	put(&o, "tuner=%u,%u,%u,%u,", a->fe, sig->level, sig->lock ? 1 : 0,
+	satip_out_printf(&o, "tuner=%u,%u,%u,%u,", a->fe, sig->level, sig->lock ? 1 : 0,
 	    sig->quality);
 	if (!o.full && tuned) {
 		n = satip_tune_format(buf + o.len, cap - o.len, t);
@@ -136,43 +114,43 @@ int satip_fmtp(char *buf, size_t cap, const struct satip_fmtp_args *a)
 		else
 			o.len += (size_t)n;
 	} else {
-		put(&o, ",,,,,,,");	/* the 8 fields of DVB-S, empty */
+		satip_out_printf(&o, ",,,,,,,");	/* the 8 fields of DVB-S, empty */
 	}
 	if (a->pids && a->pids->all) {
-		put(&o, ";pids=all");
+		satip_out_printf(&o, ";pids=all");
 	} else if (!a->pids || !a->pids->num) {
-		put(&o, ";pids=none");
+		satip_out_printf(&o, ";pids=none");
 	} else {
-		put(&o, ";pids=");
+		satip_out_printf(&o, ";pids=");
 		for (i = 0; i < a->pids->num && i < SATIP_MAX_PIDS; i++)
-			put(&o, i ? ",%u" : "%u", a->pids->pid[i]);
+			satip_out_printf(&o, i ? ",%u" : "%u", a->pids->pid[i]);
 	}
 	return done(&o);
 }
 
 int satip_sdp(char *buf, size_t cap, const struct satip_sdp_args *a)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct satip_out o = { buf, cap, 0, !buf || !cap };
 	const struct satip_sdp_stream *st;
 	unsigned int i;
 
-	put(&o, "v=0\r\no=- %llu %llu IN IP4 %s\r\n",
+	satip_out_printf(&o, "v=0\r\no=- %llu %llu IN IP4 %s\r\n",
 	    (unsigned long long)a->session, (unsigned long long)a->session,
 	    a->addr);
 	if (a->frontends[1] || a->frontends[2])
-		put(&o, "s=SatIPServer:1 %u,%u,%u\r\n", a->frontends[0],
+		satip_out_printf(&o, "s=SatIPServer:1 %u,%u,%u\r\n", a->frontends[0],
 		    a->frontends[1], a->frontends[2]);
 	else
-		put(&o, "s=SatIPServer:1 %u\r\n", a->frontends[0]);
-	put(&o, "t=0 0\r\n");
+		satip_out_printf(&o, "s=SatIPServer:1 %u\r\n", a->frontends[0]);
+	satip_out_printf(&o, "t=0 0\r\n");
 	for (i = 0; i < a->num_streams; i++) {
 		st = &a->streams[i];
-		put(&o, "m=video %u RTP/AVP %d\r\n", st->port, SATIP_RTP_PT);
+		satip_out_printf(&o, "m=video %u RTP/AVP %d\r\n", st->port, SATIP_RTP_PT);
 		if (st->mcast)
-			put(&o, "c=IN IP4 %s/%u\r\n", st->mcast, st->ttl);
+			satip_out_printf(&o, "c=IN IP4 %s/%u\r\n", st->mcast, st->ttl);
 		else
-			put(&o, "c=IN IP4 0.0.0.0\r\n");
-		put(&o, "a=control:stream=%u\r\na=fmtp:%d %s\r\na=%s\r\n",
+			satip_out_printf(&o, "c=IN IP4 0.0.0.0\r\n");
+		satip_out_printf(&o, "a=control:stream=%u\r\na=fmtp:%d %s\r\na=%s\r\n",
 		    st->stream_id, SATIP_RTP_PT, st->fmtp,
 		    st->active ? "sendonly" : "inactive");
 	}

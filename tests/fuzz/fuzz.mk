@@ -11,7 +11,7 @@
 # New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
 # Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
 # src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk.
-# SAT>IP's sources are named here: fuzz_satip needs rtsp.c, query.c,
+# SAT>IP's sources are named here: fuzz_satip needs out.c, rtsp.c, query.c,
 # report.c and dvb.c, not the rest of $(SATIP_LIB).
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 60
@@ -46,7 +46,7 @@ $(FUZZ_CONFIG): tests/fuzz/fuzz_config.c $(VTC_SRCS) $(VTC_HDRS)
 		$(VTC_SRCS) -o $@
 
 FUZZ_SATIP := $(B)/fuzz/fuzz_satip
-FUZZ_SATIP_SRCS := src/satip/rtsp.c src/satip/query.c src/satip/report.c \
+FUZZ_SATIP_SRCS := src/satip/out.c src/satip/rtsp.c src/satip/query.c src/satip/report.c \
 		   src/common/dvb.c
 
 $(FUZZ_SATIP): tests/fuzz/fuzz_satip.c $(FUZZ_SATIP_SRCS) $(SATIP_HDRS) \
