@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * client.h - options of vtunerc and the entry point of its event loop.
+ * client.h - options of vtunerc, the entry point of its event loop, and
+ * what its fronts (front.h) call.
  */
 #ifndef VC_CLIENT_H
 #define VC_CLIENT_H
@@ -27,6 +28,19 @@ struct vc_opts {
 	bool have_pids;		/* --pids (sink mode) */
 	struct vtp_pids *pids;
 };
+
+struct vc_client;
+struct vc_sec_op;
+
+/*
+ * What a front passes on from the applications.  Each request the front
+ * passes on is answered through its answer(): a tune at once, a SEC
+ * command when the remote has answered it (at most 1.5 s later, before
+ * the module gives up waiting), a PID set never.
+ */
+void vc_client_tune(struct vc_client *c, const struct vtp_tune *t);
+void vc_client_sec(struct vc_client *c, const struct vc_sec_op *op);
+void vc_client_pids(struct vc_client *c, const struct vtp_pids *p);
 
 /*
  * Run until SIGINT/SIGTERM.  ready (or NULL) is called once, when the

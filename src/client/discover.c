@@ -334,18 +334,14 @@ static int query_addr(struct server *s, const struct addr *ad)
 		}
 	}
 	freeaddrinfo(ai);
-	conn_close(&c);
-	free(c.rd);
-	free(c.wstore);
+	conn_free(&c);
 	return 0;
 fail_errno:
 	snprintf(s->err, sizeof(s->err), "%s: %s", what, strerror(-r));
 fail:
 	if (ai)
 		freeaddrinfo(ai);
-	conn_close(&c);
-	free(c.rd);
-	free(c.wstore);
+	conn_free(&c);
 	return -1;
 }
 

@@ -114,6 +114,16 @@ void conn_close(struct vc_conn *c)
 	vtp_writer_init(&c->wr, c->wstore, c->wr.cap);
 }
 
+void conn_free(struct vc_conn *c)
+{
+	if (c->rd)
+		conn_close(c);
+	free(c->rd);
+	free(c->wstore);
+	c->rd = NULL;
+	c->wstore = NULL;
+}
+
 int conn_start(struct vc_conn *c, const struct addrinfo *ai)
 {
 	int one = 1, err;

@@ -43,8 +43,12 @@ int net_resolve(const char *host, const char *port, struct addrinfo **res);
 void net_addr_str(const struct sockaddr *sa, socklen_t len, char *buf,
 		  size_t cap);
 
+/* Buffers for a connection (closed); -ENOMEM.  conn_free() ends it. */
 int conn_init(struct vc_conn *c, const char *what, size_t wcap);
+/* Close the socket; the buffers stay for the next conn_start(). */
 void conn_close(struct vc_conn *c);
+/* Close and free the buffers (after a failed conn_init() too). */
+void conn_free(struct vc_conn *c);
 /* Start a non-blocking connect: 0 (in progress or done) or -errno. */
 int conn_start(struct vc_conn *c, const struct addrinfo *ai);
 /* After POLLOUT during connect: 0 connected, -errno failed. */

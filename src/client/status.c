@@ -122,6 +122,7 @@ void vc_status_write(const struct vc_status *s)
 	fprintf(f, "cc_errors: %llu\n", (unsigned long long)s->cc_errors);
 	fprintf(f, "sync_errors: %llu\n", (unsigned long long)s->sync_errors);
 	fprintf(f, "drops: %llu\n", (unsigned long long)s->stale_frames);
+	fprintf(f, "lost_ts: %llu\n", (unsigned long long)s->lost_ts);
 	fprintf(f, "rtt_ms: %.1f\n", s->rtt_ms);
 	fprintf(f, "sessions: %llu\n", (unsigned long long)s->sessions);
 	put_str(f, "pids_error", s->pids_error);

@@ -23,6 +23,7 @@ struct vc_status {
 	const struct vtp_tune *tune;	/* NULL: not tuned */
 	const struct vtp_status *fe;	/* NULL: no status yet */
 	uint64_t bytes, cc_errors, sync_errors, stale_frames;
+	uint64_t lost_ts;		/* TS packets lost on the way */
 	double bitrate;			/* bit/s over the last second */
 	double rtt_ms;			/* control round trip, last report */
 	uint64_t sessions;		/* sessions that reached ready */

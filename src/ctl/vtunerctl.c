@@ -180,9 +180,10 @@ static void print_human(unsigned int idx, const struct kv *p,
 	v = get(c, "bitrate");
 	printf("  stream       %.2f Mbit/s, %s bytes, rtt %s ms\n",
 	       v ? atof(v) / 1e6 : 0.0, getd(c, "bytes"), getd(c, "rtt_ms"));
-	printf("  ts errors    %s continuity, %s sync, %s frames dropped\n",
-	       getd(c, "cc_errors"), getd(c, "sync_errors"),
-	       getd(c, "drops"));
+	printf("  ts errors    %s continuity, %s sync, %s frames dropped, "
+	       "%s packets lost\n", getd(c, "cc_errors"),
+	       getd(c, "sync_errors"), getd(c, "drops"),
+	       getd(c, "lost_ts"));
 	v = get(c, "pids_error");
 	if (v && strcmp(v, "-"))
 		printf("  PID ERROR    %s\n", v);

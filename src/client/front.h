@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * front.h - what the applications see: the interface between vtunerc's
+ * core (client.c) and each front, the module's control device
+ * (front_ctrl.c) or a file (front_sink.c, --sink).  A front reads the
+ * applications' requests and passes them to the core (vc_client_tune,
+ * vc_client_sec, vc_client_pids); the core answers each request that
+ * waits with answer(), sends statuses and TS back.
+ */
+#ifndef VC_FRONT_H
+#define VC_FRONT_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/vtp.h"
+
+struct vc_client;
+struct vc_front;
+struct vc_opts;
+struct vc_wanted;
+
+struct vc_front_ops {
+	const char *kind;
+	/* The descriptor to poll now in *p: 1, or 0 for none. */
+	int (*pollfd)(struct vc_front *f, struct pollfd *p);
+	/* After poll(): read the requests; -1 on a fatal error (logged). */
+	int (*event)(struct vc_front *f, short revents);
+	/* Describe the adapter as the remote tuner t, named name. */
+	void (*configure)(struct vc_front *f, const struct vtp_tuner *t,
+			  const char *name);
+	/* The tuner's status for the tune seq (0: none, no signal). */
+	void (*status)(struct vc_front *f, const struct vtp_status *s,
+		       uint32_t seq);
+	/* TS for the applications: 0, or -errno (logged by the caller). */
+	int (*write_ts)(struct vc_front *f, const uint8_t *data, size_t len);
+	/* The request the front passed on last is answered. */
+	void (*answer)(struct vc_front *f);
+	void (*free)(struct vc_front *f);
+};
+
+struct vc_front {
+	const struct vc_front_ops *ops;
+	const char *path;		/* for logs: /dev/vtunerc0, a file */
+	bool fatal_write;		/* a failed TS write ends vtunerc */
+	struct vc_client *cl;
+};
+
+/*
+ * The control device o->device; a tune the module still holds (from a
+ * client before this one) is taken into want.  NULL after logging why.
+ */
+struct vc_front *vc_front_ctrl_new(struct vc_client *cl,
+				   const struct vc_opts *o,
+				   struct vc_wanted *want);
+/* --sink: TS into a file, tune and PIDs from the options. */
+struct vc_front *vc_front_sink_new(struct vc_client *cl,
+				   const struct vc_opts *o,
+				   struct vc_wanted *want);
+
+#endif
