@@ -899,9 +899,11 @@ static void vtd_satip_setup(struct vtd_conn *c, const struct satip_req *q)
 		}
 	}
 	code = vtd_satip_query(s, q, header, sizeof(header));
+	if (code || q->query[0])
+		vt_info("SAT>IP session %u (%s): SETUP ?%s: %d%s%s", s->id,
+			c->peer, q->query, code ? code : 200,
+			header[0] ? " " : "", header);
 	if (code) {
-		vt_info("SAT>IP session %u (%s): SETUP ?%s: %d %s", s->id,
-			c->peer, q->query, code, header);
 		if (created)
 			vtd_satip_end(s, "refused");
 		vtd_satip_error(c, q, code, header[0] ? header : NULL);
@@ -947,9 +949,11 @@ static void vtd_satip_play(struct vtd_conn *c, const struct satip_req *q)
 	if (s->tr == TR_UDP)
 		s->conn = c;
 	code = vtd_satip_query(s, q, header, sizeof(header));
+	if (code || q->query[0])
+		vt_info("SAT>IP session %u (%s): PLAY ?%s: %d%s%s", s->id,
+			c->peer, q->query, code ? code : 200,
+			header[0] ? " " : "", header);
 	if (code) {
-		vt_info("SAT>IP session %u (%s): PLAY ?%s: %d %s", s->id,
-			c->peer, q->query, code, header);
 		vtd_satip_error(c, q, code, header[0] ? header : NULL);
 		return;
 	}

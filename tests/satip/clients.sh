@@ -58,6 +58,8 @@ trap cleanup EXIT
 
 # shellcheck source=tests/tap.sh
 . "$HERE/../tap.sh"
+# shellcheck source=tests/satip/lib.sh
+. "$HERE/lib.sh"
 need_san "$VTD" "$TSCHECK" "$PROBE"
 for p in ffmpeg ffprobe cvlc curl runuser; do
 	if ! command -v "$p" >/dev/null; then
@@ -91,81 +93,6 @@ R402='0:10 272:10 273:2000 274:146'	# 3 Mbit/s
 
 # ---- helpers ---------------------------------------------------------------
 
-# start_vtd NAME OPTION...: vtunerd --satip on the next free port pair
-# (SAT>IP on $port, vtp on $port + 1), log $W/NAME.log; sets $port, $pid
-start_vtd() {
-	local name=$1 try
-
-	shift
-	for try in 1 2 3 4 5; do
-		port=$PORT
-		PORT=$((PORT + 2))
-		"$VTD" --sim -l "127.0.0.1:$((port + 1))" --satip "127.0.0.1:$port" \
-			--no-announce -f -v "$@" >>"$W/$name.log" 2>&1 &
-		pid=$!
-		for _ in $(seq 100); do
-			rtspc "127.0.0.1:$port" expect 200 OPTIONS BASE/ \
-				>/dev/null 2>&1 && return 0
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -0 "$pid" 2>/dev/null && return 1	# up, not answering
-		wait "$pid"
-		grep -q "Address already in use" "$W/$name.log" || return 1
-		PORT=$((PORT + 1 + try * 97))
-	done
-	return 1
-}
-within() {	# within SECONDS COMMAND...: succeeds within SECONDS
-	local _
-
-	for _ in $(seq $(($1 * 10))); do
-		"${@:2}" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# whole FILE: cut to whole TS packets (a client stopped mid-packet)
-whole() {
-	local n
-
-	[ -s "$1" ] || return 1
-	n=$(stat -c %s "$1")
-	truncate -s $((n / 188 * 188)) "$1"
-}
-# ts_pids FILE PID:RATE...: the recording holds exactly these PIDs, none
-# with a continuity or sync error, each as many packets as RATE (a
-# second) over the time its PATs span (+-35 %, at least 1.5 s of it);
-# why in FILE.why
-ts_pids() {
-	local f=$1
-
-	shift
-	whole "$f" || { echo "$f: empty" >"$f.why"; return 1; }
-	if ! "$TSCHECK" "$f" >"$f.check" 2>&1; then
-		{ echo "vt-tscheck $f: errors"; cat "$f.check"; } >"$f.why"
-		return 1
-	fi
-	awk -v spec="$*" '
-	BEGIN { n = split(spec, s, " ")
-		for (i = 1; i <= n; i++) { split(s[i], pr, ":"); rate[pr[1]] = pr[2] } }
-	/^pid=/ { split($1, a, "="); split($2, b, "="); got[a[2]] = b[2] }
-	END {
-		bad = 0
-		for (p in got) if (!(p in rate)) { print "PID " p ": " got[p] " packets, not asked for"; bad = 1 }
-		for (p in rate) if (!(p in got)) { print "PID " p ": missing"; bad = 1 }
-		secs = got[0] / 10
-		if (secs < 1.5) { print "only " got[0] " PATs (" secs " s)"; bad = 1 }
-		for (p in rate) if (p in got && secs > 0) {
-			r = got[p] / secs
-			if (r < rate[p] * 0.65 || r > rate[p] * 1.35) {
-				printf "PID %s: %d packets in %.1f s: %.0f/s, not %d/s\n", p, got[p], secs, r, rate[p]
-				bad = 1
-			}
-		}
-		exit bad
-	}' "$f.check" >"$f.why" 2>&1 || { cat "$f.check" >>"$f.why"; return 1; }
-}
 # probe_prog FILE SID: ffprobe finds programme SID, a video and an audio stream
 probe_prog() {
 	ffprobe -v error -show_entries program=program_id:stream=codec_type \
@@ -217,7 +144,6 @@ tuner_free() {	# tuner_free SERVER_PORT FE: vtp's LIST_TUNERS says it is free
 }
 busy_then() { grep -q "^$(($(fe_of "$1") - 1))"$'\tbusy' "$W/$1.busy"; }
 fe_of() { val "$1" ses1 | sed -n 's/.*tuner=\([0-9]*\),.*/\1/p'; }
-rtspc() { python3 "$HERE/rtspc.py" "$@"; }
 since() { echo $(($(date +%s) - T0)); }
 bgp=()
 bg() { "$@" & bgp+=($!); }	# bg COMMAND...: a client in the background
