@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "satip/rtsp.h"
+#include "satip/span.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -40,107 +41,6 @@ const char *satip_method_name(enum satip_method m)
 		if (methods[i].method == m)
 			return methods[i].name;
 	return "?";
-}
-
-/* A piece of the input: not NUL-terminated. */
-struct span {
-	const char *p;
-	size_t n;
-};
-
-static bool is_sp(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool is_ctl(char c)
-{
-	return (unsigned char)c < 0x20 || c == 0x7f;
-}
-
-/* RFC 7230 tchar */
-static bool is_tchar(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       is_digit(c) || (c && strchr("!#$%&'*+-.^_`|~", c));
-}
-
-static struct span trim(struct span s)
-{
-	while (s.n && is_sp(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_sp(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-static bool span_eq(struct span s, const char *lit)
-{
-	return strlen(lit) == s.n && !strncasecmp(s.p, lit, s.n);
-}
-
-/* Copy s into dst[cap] if it fits; false otherwise (dst = ""). */
-static bool span_copy(char *dst, size_t cap, struct span s)
-{
-	if (s.n >= cap) {
-		dst[0] = '\0';
-		return false;
-	}
-	memcpy(dst, s.p, s.n);
-	dst[s.n] = '\0';
-	return true;
-}
-
-/* Copy, cut short to fit, control characters as '?'. */
-static void span_copy_clean(char *dst, size_t cap, struct span s)
-{
-	size_t i, n = s.n < cap - 1 ? s.n : cap - 1;
-
-	for (i = 0; i < n; i++)
-		dst[i] = is_ctl(s.p[i]) ? '?' : s.p[i];
-	dst[n] = '\0';
-}
-
-/* Decimal number of at most max, the whole span; false if not one. */
-static bool span_uint(struct span s, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0, d;
-	size_t i;
-
-	if (!s.n)
-		return false;
-	for (i = 0; i < s.n; i++) {
-		if (!is_digit(s.p[i]))
-			return false;
-		d = (uint64_t)(s.p[i] - '0');
-		if (d > max || v > (max - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
-/* Index of the first c in s from i, s.n if none. */
-static size_t span_find(struct span s, size_t i, char c)
-{
-	while (i < s.n && s.p[i] != c)
-		i++;
-	return i;
-}
-
-static struct span sub(struct span s, size_t from, size_t to)
-{
-	struct span r = { s.p + from, to - from };
-
-	return r;
 }
 
 /* ---- request target ----------------------------------------------------- */
@@ -394,6 +294,16 @@ static int parse_transport_spec(struct span spec, struct satip_transport *t)
 			if (!val.n || !span_copy(t->destination,
 						 sizeof(t->destination), val))
 				return -400;
+		} else if (span_eq(name, "server_port")) {
+			t->has_server_port = parse_range(val, 65535, v);
+			t->server_port[0] = (uint16_t)(t->has_server_port ? v[0] : 0);
+			t->server_port[1] = (uint16_t)(t->has_server_port ? v[1] : 0);
+		} else if (span_eq(name, "ssrc")) {
+			t->has_ssrc = span_hex32(val, &t->ssrc);
+		} else if (span_eq(name, "source")) {
+			if (!span_clean(val) ||
+			    !span_copy(t->source, sizeof(t->source), val))
+				t->source[0] = '\0';
 		}
 	}
 	return 0;
@@ -416,6 +326,13 @@ static int parse_transport(struct span v, struct satip_transport *t)
 	}
 	t->profile = SATIP_TR_OTHER;
 	return 0;
+}
+
+int satip_transport_parse(const char *v, size_t len, struct satip_transport *t)
+{
+	struct span s = { v, len };
+
+	return parse_transport(trim(s), t);
 }
 
 static int too_large(const struct satip_req *r)
@@ -472,24 +389,6 @@ static int parse_header(struct span line, struct satip_req *r, bool *seen_cl)
 }
 
 /* ---- the request -------------------------------------------------------- */
-
-/* Next line from *pos: the span without CR LF; false if no LF yet. */
-static bool next_line(const char *buf, size_t len, size_t *pos,
-		      struct span *line)
-{
-	const char *lf = memchr(buf + *pos, '\n', len - *pos);
-	size_t e;
-
-	if (!lf)
-		return false;
-	e = (size_t)(lf - buf);
-	line->p = buf + *pos;
-	line->n = e - *pos;
-	if (line->n && line->p[line->n - 1] == '\r')
-		line->n--;
-	*pos = e + 1;
-	return true;
-}
 
 int satip_req_parse(const char *buf, size_t len, struct satip_req *r)
 {

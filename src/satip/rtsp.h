@@ -63,6 +63,12 @@ struct satip_transport {
 	bool has_ttl;
 	uint8_t ttl;
 	char destination[SATIP_DEST_MAX + 1];	/* "" if none */
+	/* what a server's reply adds (a malformed one is ignored) */
+	bool has_server_port;
+	uint16_t server_port[2];	/* server_port=A-B (B = A+1 if alone) */
+	bool has_ssrc;
+	uint32_t ssrc;			/* ssrc=8 hex digits */
+	char source[SATIP_DEST_MAX + 1];	/* source=, "" if none */
 };
 
 struct satip_req {
@@ -120,6 +126,17 @@ struct satip_req {
  * is not a request: see satip_interleaved().
  */
 int satip_req_parse(const char *buf, size_t len, struct satip_req *r);
+
+/*
+ * The value of a Transport: header (len bytes, no NUL needed): the first
+ * transport spec of a profile this parser knows (RTP/AVP, RTP/AVP/UDP,
+ * RTP/AVP/TCP) fills t; profile SATIP_TR_OTHER if none is one of those.
+ * Parameters in any case, unknown ones ignored.  Returns 0, or -400 for a
+ * malformed client_port, port, interleaved, ttl or destination (t then
+ * holds what was parsed).  Requests (satip_req_parse()) and replies
+ * (satip_reply_parse()) both use it.
+ */
+int satip_transport_parse(const char *v, size_t len, struct satip_transport *t);
 
 /* The method's name ("SETUP"), "?" for SATIP_M_UNKNOWN. */
 const char *satip_method_name(enum satip_method m);
