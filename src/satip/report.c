@@ -12,6 +12,9 @@
 #include "common/dvb.h"
 #include "satip/out.h"
 #include "satip/report.h"
+#include "satip/span.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- level, quality ----------------------------------------------------- */
 
@@ -244,4 +247,304 @@ uint64_t satip_ntp(uint64_t sec, uint32_t nsec)
 	uint64_t frac = ((uint64_t)(nsec % 1000000000U) << 32) / 1000000000U;
 
 	return ntp_sec << 32 | frac;
+}
+
+/* ---- the client's side -------------------------------------------------- */
+
+int satip_rtcp_ses1(const uint8_t *buf, size_t len, char *out, size_t cap)
+{
+	size_t pos = 0, plen, slen;
+	const uint8_t *p;
+
+	if (cap)
+		out[0] = '\0';
+	if (len < 4)
+		return -EBADMSG;
+	while (pos < len) {
+		p = buf + pos;
+		if (len - pos < 4 || p[0] >> 6 != 2)
+			return -EBADMSG;
+		plen = ((size_t)(p[2] << 8 | p[3]) + 1) * 4;
+		if (plen > len - pos)
+			return -EBADMSG;
+		/* APP: header, SSRC, name, then SAT>IP's id and length */
+		if (p[1] == 204 && plen >= 12 && !memcmp(p + 8, "SES1", 4)) {
+			if (plen < 16)
+				return -EBADMSG;
+			slen = (size_t)(p[14] << 8 | p[15]);
+			if (slen > plen - 16)
+				return -EBADMSG;
+			if (slen >= cap)
+				return -ENOBUFS;
+			memcpy(out, p + 16, slen);
+			out[slen] = '\0';
+			return 1;
+		}
+		pos += plen;
+	}
+	return 0;
+}
+
+/* "stream=N" at the end of an a=control: value (a URL or not); -1 if none */
+static int control_stream(struct span v)
+{
+	uint64_t id;
+	size_t i;
+
+	for (i = v.n; i >= 7; i--)
+		if (!strncasecmp(v.p + i - 7, "stream=", 7))
+			break;
+	if (i < 7)
+		return -1;
+	v = sub(v, i, v.n);
+	/* a trailing '/' as rtsp.c takes it */
+	if (v.n && v.p[v.n - 1] == '/')
+		v.n--;
+	return span_uint(v, 65535, &id) ? (int)id : -1;
+}
+
+int satip_sdp_fmtp(const char *sdp, size_t len, int stream_id, char *out,
+		   size_t cap)
+{
+	struct span line, fmtp = { NULL, 0 };
+	size_t pos = 0, e;
+	bool media = false, has_fmtp = false, end;
+	int stream = -1;
+
+	if (cap)
+		out[0] = '\0';
+	for (;;) {
+		end = pos >= len;
+		if (!end) {
+			/* the last line may lack its LF */
+			line.p = sdp + pos;
+			e = span_find((struct span){ sdp, len }, pos, '\n');
+			line.n = e - pos;
+			pos = e + 1;
+			if (line.n && line.p[line.n - 1] == '\r')
+				line.n--;
+		}
+		if (end || (line.n >= 2 && !memcmp(line.p, "m=", 2))) {
+			/* the end of a media section */
+			if (media && has_fmtp &&
+			    (stream_id < 0 || stream == stream_id)) {
+				if (fmtp.n >= cap)
+					return -ENOBUFS;
+				span_copy_clean(out, cap, fmtp);
+				return 0;
+			}
+			if (end)
+				return -ENOENT;
+			media = true;
+			has_fmtp = false;
+			stream = -1;
+		} else if (media && line.n > 10 &&
+			   !memcmp(line.p, "a=control:", 10)) {
+			stream = control_stream(trim(sub(line, 10, line.n)));
+		} else if (media && !has_fmtp && line.n > 9 &&
+			   !memcmp(line.p, "a=fmtp:33", 9) && is_sp(line.p[9])) {
+			fmtp = trim(sub(line, 10, line.n));
+			has_fmtp = true;
+		}
+	}
+}
+
+/* A report field of name with value v: "name=v", if it parses as a query. */
+static bool report_item(char *q, size_t cap, size_t *qlen, const char *name,
+			struct span v)
+{
+	char item[80];
+	struct satip_tune t;
+	struct satip_pids_op op;
+	size_t i;
+	int n;
+
+	if (!v.n || v.n > 32)
+		return false;
+	for (i = 0; i < v.n; i++)
+		if (is_ctl(v.p[i]) || strchr("&%=;,", v.p[i]))
+			return false;
+	n = snprintf(item, sizeof(item), "%s=%.*s", name, (int)v.n, v.p);
+	if (n < 0 || (size_t)n >= sizeof(item) ||
+	    satip_query_parse(item, &t, &op, NULL, 0))
+		return false;
+	if (*qlen + 1 + (size_t)n >= cap)
+		return false;
+	*qlen += (size_t)snprintf(q + *qlen, cap - *qlen, "%s%s",
+				  *qlen ? "&" : "", item);
+	return true;
+}
+
+/* A number of tuner='s first four: empty is 0; false if junk. */
+static bool report_num(struct span v, unsigned int max, unsigned int *out)
+{
+	uint64_t x;
+
+	v = trim(v);
+	if (!v.n) {
+		*out = 0;
+		return true;
+	}
+	if (!span_uint(v, UINT32_MAX, &x))
+		return false;
+	*out = x > max ? max : (unsigned int)x;
+	return true;
+}
+
+/* pids=: all, none (or empty), or a list; false if it does not parse. */
+static bool report_pids(struct span v, struct satip_pidset *set)
+{
+	char q[8 + 8 * SATIP_MAX_PIDS];
+	struct satip_tune t;
+	struct satip_pids_op op;
+	size_t i;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	if (!v.n)
+		return true;
+	if (v.n > sizeof(q) - 8)
+		return false;
+	for (i = 0; i < v.n; i++)
+		if (is_ctl(v.p[i]) || strchr("&%=;", v.p[i]))
+			return false;
+	snprintf(q, sizeof(q), "pids=%.*s", (int)v.n, v.p);
+	ret = satip_query_parse(q, &t, &op, NULL, 0);
+	/* more than SATIP_MAX_PIDS: the first of them */
+	if (ret && ret != -414)
+		return false;
+	return !satip_pids_apply(set, &op);
+}
+
+int satip_report_parse(const char *s, struct satip_report *r)
+{
+	static const char *const sat[] = { "freq", "pol", "msys", "mtype",
+		"plts", "ro", "sr", "fec" };
+	static const char *const ter[] = { "freq", "bw", "msys", "tmode",
+		"mtype", "gi", "fec", "plp", "t2id", "sm" };
+	static const char *const cab[] = { "freq", "bw", "msys", "mtype",
+		"sr", "c2tft", "ds", "plp", "specinv" };
+	struct span all = { s, strlen(s) }, it, name, val, f[16];
+	struct span ver = { NULL, 0 }, src = { NULL, 0 }, tuner = { NULL, 0 };
+	struct span pids = { NULL, 0 };
+	bool has_ver = false, has_src = false, has_tuner = false;
+	bool has_pids = false;
+	const char *const *names;
+	struct satip_tune t;
+	struct satip_pids_op op;
+	unsigned int nf = 0, lock, nnames, i;
+	size_t pos = 0, e, eq, qlen = 0;
+	char q[512] = "";
+	uint32_t msys;
+
+	memset(r, 0, sizeof(*r));
+	/* items: the first of each name counts */
+	while (pos < all.n) {
+		e = span_find(all, pos, ';');
+		it = trim(sub(all, pos, e));
+		pos = e + 1;
+		eq = span_find(it, 0, '=');
+		if (eq == it.n)
+			continue;
+		name = trim(sub(it, 0, eq));
+		val = trim(sub(it, eq + 1, it.n));
+		if (span_eq(name, "ver") && !has_ver) {
+			ver = val;
+			has_ver = true;
+		} else if (span_eq(name, "src") && !has_src) {
+			src = val;
+			has_src = true;
+		} else if (span_eq(name, "tuner") && !has_tuner) {
+			tuner = val;
+			has_tuner = true;
+		} else if (span_eq(name, "pids") && !has_pids) {
+			pids = val;
+			has_pids = true;
+		}
+	}
+	if (!has_tuner)
+		return -EINVAL;
+	for (pos = 0; nf < ARRAY_SIZE(f); nf++) {
+		e = span_find(tuner, pos, ',');
+		f[nf] = trim(sub(tuner, pos, e));
+		if (e == tuner.n) {
+			nf++;
+			break;
+		}
+		pos = e + 1;
+	}
+	if (nf < 4 || !report_num(f[0], 65535, &r->fe) ||
+	    !report_num(f[1], 255, &r->sig.level) ||
+	    !report_num(f[2], 1, &lock) ||
+	    !report_num(f[3], 15, &r->sig.quality))
+		return -EINVAL;
+	r->sig.lock = lock;
+
+	/* the fields of the system msys names, else of ver= */
+	names = sat;
+	nnames = ARRAY_SIZE(sat);
+	msys = UINT32_MAX;
+	if (nf > 6 && report_item(q, sizeof(q), &qlen, "msys", f[6])) {
+		satip_query_parse(q, &t, &op, NULL, 0);
+		msys = t.msys;
+		qlen = 0;
+		q[0] = '\0';
+	}
+	if (msys != UINT32_MAX ? vt_delsys_is_ter(msys) :
+	    has_ver && span_eq(ver, "1.1")) {
+		names = ter;
+		nnames = ARRAY_SIZE(ter);
+	} else if (msys != UINT32_MAX ? !vt_delsys_is_sat(msys) :
+		   has_ver && span_eq(ver, "1.2")) {
+		names = cab;
+		nnames = ARRAY_SIZE(cab);
+	}
+	if (names == sat && has_src)
+		report_item(q, sizeof(q), &qlen, "src", src);
+	for (i = 0; i < nnames && 4 + i < nf; i++)
+		report_item(q, sizeof(q), &qlen, names[i], f[4 + i]);
+	if (satip_query_parse(q, &r->tune, &op, NULL, 0))
+		memset(&r->tune, 0, sizeof(r->tune));	/* cannot be */
+
+	r->has_pids = has_pids && report_pids(pids, &r->pids);
+	return 0;
+}
+
+/* ---- a signal as a frontend status -------------------------------------- */
+
+static void stat_set(struct vtp_stats *st, uint8_t scale, int64_t v)
+{
+	st->len = 1;
+	st->stat[0].scale = scale;
+	st->stat[0].svalue = v;
+}
+
+void satip_signal_to_status(const struct satip_signal *s,
+			    struct vtp_status *out)
+{
+	unsigned int level = s->level > 255 ? 255 : s->level;
+	unsigned int quality = s->quality > 15 ? 15 : s->quality;
+	long long v;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < VTP_NUM_STATS; i++)
+		stat_set(&out->stats[i], FE_SCALE_NOT_AVAILABLE, 0);
+	if (s->lock)
+		out->status = FE_HAS_SIGNAL | FE_HAS_CARRIER | FE_HAS_VITERBI |
+			      FE_HAS_SYNC | FE_HAS_LOCK;
+	else if (level)
+		out->status = FE_HAS_SIGNAL;
+	out->signal = (uint16_t)scale(level, 65535, 255);
+	out->snr = (uint16_t)scale(quality, 65535, 15);
+	if (level) {
+		/* 0.001 dBm, rounded to the nearest (level 0..31: below -65) */
+		v = ((long long)level - 32) * 40000;
+		v = v >= 0 ? (v + 96) / 192 : -((-v + 96) / 192);
+		stat_set(&out->stats[VTP_STAT_STRENGTH], FE_SCALE_DECIBEL,
+			 v - 65000);
+	}
+	if (s->lock)
+		stat_set(&out->stats[VTP_STAT_CNR], FE_SCALE_RELATIVE,
+			 scale(quality, 65535, 15));
 }

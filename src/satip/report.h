@@ -114,4 +114,65 @@ int satip_rtcp_build(uint8_t *buf, size_t cap, uint32_t ssrc,
 /* NTP timestamp (32.32, from 1900) of a Unix time. */
 uint64_t satip_ntp(uint64_t sec, uint32_t nsec);
 
+/* ---- the client's side: reading reports --------------------------------- */
+
+/*
+ * The string of the first RTCP APP packet named "SES1" (its 16-bit
+ * length, then the string) in a compound packet of len bytes; every RTCP
+ * packet is walked by its length field.  Copied and terminated into out
+ * (cap bytes).  Returns 1 found, 0 no SES1, -EBADMSG malformed compound
+ * (not version 2, a length beyond len, a string beyond its packet),
+ * -ENOBUFS out too small (out then "").
+ */
+int satip_rtcp_ses1(const uint8_t *buf, size_t len, char *out, size_t cap);
+
+/*
+ * The a=fmtp:33 text of stream stream_id (a=control:stream=N, or a URL
+ * ending in stream=N, in the same m= section) in a DESCRIBE's SDP body
+ * (len bytes, CRLF or LF lines), or of the first m= section that has one
+ * if stream_id < 0.  Returns 0 found (out terminated, control characters
+ * as '?'), -ENOENT, -ENOBUFS (out then "").
+ */
+int satip_sdp_fmtp(const char *sdp, size_t len, int stream_id, char *out,
+		   size_t cap);
+
+/* What an fmtp line or an RTCP SES1 string says. */
+struct satip_report {
+	unsigned int fe;		/* the server's frontend number */
+	struct satip_signal sig;	/* level, quality, lock */
+	/* the tuning fields given (present bits), as satip_query_parse sets them */
+	struct satip_tune tune;
+	bool has_pids;
+	struct satip_pidset pids;	/* pids=all, none or the list (sorted) */
+};
+
+/*
+ * Parse an fmtp / SES1 string,
+ *   ver=1.0;src=1;tuner=1,240,1,15,11362.00,h,dvbs2,8psk,off,0.35,22000,23;pids=0,16
+ * the inverse of satip_fmtp(): items in any order, the first of each name
+ * counting, unknown ones ignored; tuner= is fe,level,lock,quality, then
+ * the fields of the system its msys names (else of ver=: 1.0 satellite,
+ * 1.1 terrestrial, 1.2 cable).  Tolerant of what real servers send: no
+ * ver, no pids, a trailing ';', empty fields, a field that does not
+ * parse (left out, as a frequency of 0 is), level above 255 and quality
+ * above 15 (clamped).  Returns 0, or -EINVAL if there is no usable
+ * tuner= (fe, level, lock and quality numbers or empty, at least).
+ */
+int satip_report_parse(const char *s, struct satip_report *r);
+
+/*
+ * A SAT>IP signal as a DVB frontend status (the inverse of
+ * satip_signal_of()):
+ *   status   lock: FE_HAS_SIGNAL | CARRIER | VITERBI | SYNC | LOCK;
+ *            no lock but level > 0: FE_HAS_SIGNAL; else 0
+ *   strength FE_SCALE_DECIBEL, 0.001 dBm: (level - 32) * 40000 / 192 - 65000
+ *            (level 32 = -65 dBm, 224 = -25 dBm); level 0: not available
+ *   CNR      FE_SCALE_RELATIVE quality * 65535 / 15; not available
+ *            without lock
+ *   DVBv3    signal = level * 65535 / 255, snr = quality * 65535 / 15
+ * The error counters: not available.  out->seq is 0: the caller's.
+ */
+void satip_signal_to_status(const struct satip_signal *s,
+			    struct vtp_status *out);
+
 #endif /* SATIP_REPORT_H */
