@@ -118,6 +118,13 @@ static const char *tok_name(unsigned int attr, uint32_t value)
 	return "";
 }
 
+const char *satip_tok_name(enum satip_attr a, uint32_t value)
+{
+	const char *n = tok_name(a, value);
+
+	return *n ? n : NULL;
+}
+
 /* ---- attributes --------------------------------------------------------- */
 
 enum kind {
@@ -660,6 +667,11 @@ static bool mtype_ok(uint32_t msys, uint32_t m)
 	}
 }
 
+bool satip_mtype_valid(uint32_t msys, uint32_t mtype)
+{
+	return tok_name(SATIP_A_MTYPE, mtype)[0] && mtype_ok(msys, mtype);
+}
+
 static int sat_props(const struct satip_tune *t, const struct satip_lnb *lnb,
 		     struct satip_dvb *d, char *err, size_t errlen)
 {
@@ -887,4 +899,79 @@ int satip_pids_apply(struct satip_pidset *set, const struct satip_pids_op *op)
 	}
 	*set = n;
 	return 0;
+}
+
+/* How many PIDs of a are not in b. */
+static unsigned int pids_missing(const struct satip_pidset *a,
+				 const struct satip_pidset *b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->num && i < SATIP_MAX_PIDS; i++)
+		n += !pid_in(b->pid, b->num, a->pid[i]);
+	return n;
+}
+
+/* name and the PIDs of a that are not in b (all of a if b is NULL). */
+static void put_pids(struct satip_out *o, const char *name,
+		     const struct satip_pidset *a, const struct satip_pidset *b)
+{
+	unsigned int i, n = 0;
+
+	satip_out_str(o, name);
+	for (i = 0; i < a->num && i < SATIP_MAX_PIDS; i++)
+		if (!b || !pid_in(b->pid, b->num, a->pid[i]))
+			satip_out_printf(o, n++ ? ",%u" : "%u", a->pid[i]);
+}
+
+int satip_pids_query(char *buf, size_t cap, const struct satip_pidset *have,
+		     const struct satip_pidset *want, bool use_add_del,
+		     unsigned int max_pids)
+{
+	static const struct satip_pidset nothing;
+	struct satip_out o, ad;
+	char adbuf[32 + 12 * SATIP_MAX_PIDS];
+	unsigned int max = max_pids && max_pids < SATIP_MAX_PIDS ? max_pids :
+			   SATIP_MAX_PIDS;
+	unsigned int added = 0, deleted = 0;
+	bool whole = !have;	/* the server's set unknown: all of want */
+
+	if (!have)
+		have = &nothing;
+	satip_out_init(&o, buf, cap);
+	if (want->all) {
+		if (whole || !have->all)
+			satip_out_str(&o, "pids=all");
+		return satip_out_end(&o, -ENOBUFS);
+	}
+	if (want->num > max)
+		return -E2BIG;
+	if (!want->num) {
+		if (whole || have->all || have->num)
+			satip_out_str(&o, "pids=none");
+		return satip_out_end(&o, -ENOBUFS);
+	}
+	if (whole || have->all) {
+		use_add_del = false;
+	} else {
+		added = pids_missing(want, have);
+		deleted = pids_missing(have, want);
+		if (!added && !deleted)
+			return satip_out_end(&o, -ENOBUFS);	/* "" */
+	}
+	put_pids(&o, "pids=", want, NULL);
+	if (use_add_del) {
+		/* addpids= and delpids= instead, if that is shorter */
+		satip_out_init(&ad, adbuf, sizeof(adbuf));
+		if (added)
+			put_pids(&ad, "addpids=", want, have);
+		if (deleted)
+			put_pids(&ad, added ? "&delpids=" : "delpids=", have,
+				 want);
+		if (!ad.full && (o.full || ad.len < o.len)) {
+			satip_out_init(&o, buf, cap);
+			satip_out_str(&o, adbuf);
+		}
+	}
+	return satip_out_end(&o, -ENOBUFS);
 }

@@ -2,7 +2,9 @@
 /*
  * query.h - the SAT>IP query (?src=1&freq=11494&pol=h&msys=dvbs2...):
  * parsing, formatting, and what it means on a Linux DVB frontend
- * (DVBv5 properties, LNB, voltage, tone, DiSEqC).  Pure: no I/O.
+ * (DVBv5 properties, LNB, voltage, tone, DiSEqC), both ways: a server
+ * tunes a frontend for a query, a client makes a query of what an
+ * application told its frontend.  Pure: no I/O.
  * The mapping is described in docs/satip.md, "The query and the tuning".
  */
 #ifndef SATIP_QUERY_H
@@ -134,6 +136,12 @@ bool satip_tune_same(const struct satip_tune *a, const struct satip_tune *b);
  */
 int satip_query_format(char *buf, size_t cap, const struct satip_tune *t);
 
+/* The SAT>IP token of a value of attribute a ("8psk", "0.35"), NULL if none. */
+const char *satip_tok_name(enum satip_attr a, uint32_t value);
+
+/* A modulation (enum fe_modulation) SAT>IP allows with delivery system msys. */
+bool satip_mtype_valid(uint32_t msys, uint32_t mtype);
+
 /*
  * The tuning part of a report, fields in the order of the spec's fmtp
  * line (an absent field is empty):
@@ -197,6 +205,71 @@ int satip_tune_to_props(const struct satip_tune *t, const struct satip_lnb *lnb,
 int satip_pls_root_to_gold(uint32_t root);
 uint32_t satip_pls_gold_to_root(uint32_t gold);
 
+/* ---- a client's side: a frontend's tuning as a query (frontend.c) ------- */
+
+/*
+ * What a Linux DVB application told a (virtual) frontend - DVBv5
+ * properties, voltage, tone, DiSEqC or burst - as a SAT>IP tuning, the
+ * inverse of satip_tune_to_props().  docs/satip.md, "Client side".
+ */
+
+/* An LNB with a LOF below this (kHz) is a C-band one: LOF above the signal. */
+#define SATIP_LOF_CBAND_MAX	7000000
+
+/* What the application set of the SEC since the frontend was opened. */
+struct satip_sec_state {
+	uint32_t src;		/* 1..: from DiSEqC or burst, 0: none seen (src=1) */
+	int tone;		/* SEC_TONE_ON / SEC_TONE_OFF, -1 unknown */
+	int voltage;		/* SEC_VOLTAGE_13 / _18 / _OFF, -1 unknown */
+};
+
+/* Nothing seen yet: src 0, tone and voltage -1. */
+void satip_sec_init(struct satip_sec_state *sec);
+
+/*
+ * The src a DiSEqC master command selects, 0 if it selects no input:
+ *   committed switch (DiSEqC 1.0), framing E0..E3, address 00 or 10..1F,
+ *   command 38, data xx:  ((xx & 0x0c) >> 2) + 1 (position, option:
+ *   1..4, the inverse of the command satip_tune_to_props() sends)
+ *   uncommitted switch (DiSEqC 1.1), command 39: (xx & 0x0f) + 1 (1..16;
+ *   SAT>IP has no cascade: the last command sent decides)
+ */
+unsigned int satip_src_of_diseqc(const uint8_t *msg, unsigned int len);
+
+/* The src of a tone burst: SEC_MINI_A 1, SEC_MINI_B 2, else 0. */
+unsigned int satip_src_of_burst(unsigned int burst);
+
+/*
+ * The SAT>IP tuning of num DVBv5 properties (as vtunerc gets them from
+ * the kernel; the last of each command counts) and the SEC state.  AUTO
+ * values, and values SAT>IP has no name for, are left out:
+ *   every system: msys (DTV_DELIVERY_SYSTEM: DVB-S, S2, T, T2, C annex A),
+ *     mtype (DTV_MODULATION, if valid for the system)
+ *   DVB-S/S2: freq = the IF (DTV_FREQUENCY, kHz) + the LOF the tone
+ *     selects through lnb (NULL: SATIP_LNB_UNIVERSAL; tone unknown: off;
+ *     a LOF below SATIP_LOF_CBAND_MAX: LOF - IF), pol from the voltage
+ *     (18 V h, 13 V v), src (sec->src, 1 if 0), sr, fec (DTV_INNER_FEC),
+ *     DVB-S: mtype qpsk and ro 0.35 always; DVB-S2: ro, plts, isi
+ *     (DTV_STREAM_ID bits 0..7 unless NO_STREAM_ID_FILTER) and plsm/plsc
+ *     from DTV_SCRAMBLING_SEQUENCE_INDEX (gold, if not 0) or else from
+ *     DTV_STREAM_ID bits 8..25 (code) and 26..27 (0 root, 1 gold, 2
+ *     combo), as out-of-tree drivers take them (root 1 / gold 0, the
+ *     default, left out)
+ *   DVB-T/T2: freq (Hz to kHz), bw (DTV_BANDWIDTH_HZ), tmode, gi, fec
+ *     (DTV_CODE_RATE_HP); DVB-T2: plp (DTV_STREAM_ID 0..255); t2id and sm
+ *     have no property: never given
+ *   DVB-C: freq (Hz to kHz), sr, specinv (DTV_INVERSION on/off)
+ * sec may be NULL (nothing known).  Returns 0, or -EINVAL with err
+ * (errlen bytes, may be 0) naming what is missing or wrong: "delivery
+ * system" (none, or one SAT>IP has not), "frequency", "voltage"
+ * (satellite: unknown or off), "symbol rate" (DVB-S/S2, DVB-C).  out is
+ * filled as far as it went.
+ */
+int satip_tune_from_props(const struct vtp_prop *props, unsigned int num,
+			  const struct satip_sec_state *sec,
+			  const struct satip_lnb *lnb, struct satip_tune *out,
+			  char *err, size_t errlen);
+
 /* ---- PID sets ----------------------------------------------------------- */
 
 /* The PIDs a stream wants: all, or a list (sorted ascending). */
@@ -213,5 +286,21 @@ struct satip_pidset {
  * unchanged).
  */
 int satip_pids_apply(struct satip_pidset *set, const struct satip_pids_op *op);
+
+/*
+ * The PID part of a PLAY query that takes a server's stream from have to
+ * want: "pids=all" (want->all), "pids=none" (want empty), "pids=0,16,17",
+ * or, with use_add_del and when shorter, "addpids=18&delpids=17" (either
+ * may be absent; never from have->all); "" when nothing changes.  have
+ * NULL (SETUP, the server's set unknown): want as a whole, never "".
+ * PIDs in want's order.  At most max_pids PIDs may be asked for (0:
+ * SATIP_MAX_PIDS; more than SATIP_MAX_PIDS counts as that).  Returns the
+ * length written (buf terminated), -E2BIG if want has more PIDs than that
+ * (the caller then asks for pids=all and filters itself), -ENOBUFS if
+ * buf is too small (buf then "").
+ */
+int satip_pids_query(char *buf, size_t cap, const struct satip_pidset *have,
+		     const struct satip_pidset *want, bool use_add_del,
+		     unsigned int max_pids);
 
 #endif /* SATIP_QUERY_H */

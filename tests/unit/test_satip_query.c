@@ -3,7 +3,8 @@
  * test_satip_query.c - the SAT>IP query (satip/query.c): every attribute
  * of DVB-S/S2, T/T2 and C/C2, PID lists, errors and their Check-Syntax
  * text, formatting, same-transponder, the DVB properties, SEC and DiSEqC
- * bytes of a tuning, PID sets.
+ * bytes of a tuning, PID sets, and the PID part of a client's PLAY
+ * (applied back to the server's set).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -657,6 +658,116 @@ static void test_pidset(void **state)
 	assert_int_equal(s.pid[1], 2);
 }
 
+static char pq[2048];
+
+/* satip_pids_query() of have -> want, and what the server makes of it. */
+static int pids_q(const struct satip_pidset *have, const struct satip_pidset *want,
+		  bool add_del)
+{
+	struct satip_pidset s = *have;
+	int n;
+
+	n = satip_pids_query(pq, sizeof(pq), have, want, add_del, 0);
+	if (n < 0)
+		return n;
+	assert_int_equal(n, strlen(pq));
+	assert_int_equal(q(pq), 0);
+	assert_int_equal(satip_pids_apply(&s, &op), 0);
+	assert_int_equal(s.all, want->all);
+	assert_int_equal(s.num, want->num);
+	assert_memory_equal(s.pid, want->pid, want->num * sizeof(want->pid[0]));
+	return n;
+}
+
+static void test_pids_query(void **state)
+{
+	struct satip_pidset none = { 0 }, all = { true, 0, { 0 } };
+	struct satip_pidset a = { false, 3, { 0, 16, 17 } };
+	struct satip_pidset b = { false, 4, { 0, 16, 17, 18 } };
+	struct satip_pidset c = { false, 2, { 0, 16 } };
+	struct satip_pidset e = { false, 3, { 0, 16, 18 } };
+	struct satip_pidset big = { 0 }, big2;
+	uint32_t r = 1;
+	unsigned int i, k;
+
+	(void)state;
+	/* whole lists, or what changes when that is shorter */
+	assert_int_equal(pids_q(&none, &a, true), 12);
+	assert_string_equal(pq, "pids=0,16,17");
+	assert_int_equal(pids_q(&a, &b, true), 10);
+	assert_string_equal(pq, "addpids=18");
+	pids_q(&a, &b, false);
+	assert_string_equal(pq, "pids=0,16,17,18");
+	pids_q(&a, &c, true);
+	assert_string_equal(pq, "pids=0,16");
+	c = (struct satip_pidset){ false, 3, { 16, 17, 18 } };
+	pids_q(&b, &c, true);
+	assert_string_equal(pq, "delpids=0");
+	pids_q(&a, &e, true);
+	assert_string_equal(pq, "pids=0,16,18");
+	/* all, none, nothing to change */
+	assert_int_equal(pids_q(&a, &a, true), 0);
+	assert_string_equal(pq, "");
+	pids_q(&a, &all, true);
+	assert_string_equal(pq, "pids=all");
+	assert_int_equal(pids_q(&all, &all, false), 0);
+	pids_q(&all, &a, true);
+	assert_string_equal(pq, "pids=0,16,17");
+	pids_q(&a, &none, true);
+	assert_string_equal(pq, "pids=none");
+	pids_q(&all, &none, true);
+	assert_string_equal(pq, "pids=none");
+	assert_int_equal(pids_q(&none, &none, true), 0);
+
+	/* 100 PIDs, one changed: addpids=&delpids= */
+	big.num = 100;
+	for (i = 0; i < 100; i++)
+		big.pid[i] = (uint16_t)(1000 + i * 7);
+	big2 = big;
+	big2.pid[99] = 8191;
+	pids_q(&big, &big2, true);
+	assert_string_equal(pq, "addpids=8191&delpids=1693");
+	/* random sets both ways */
+	for (k = 0; k < 200; k++) {
+		big.num = 0;
+		big2.num = 0;
+		for (i = 0; i < 8192; i++) {
+			r = r * 1103515245 + 12345;
+			if ((r >> 16) % 200 == 0 && big.num < SATIP_MAX_PIDS)
+				big.pid[big.num++] = (uint16_t)i;
+			if ((r >> 8) % 100 == 0 && big2.num < SATIP_MAX_PIDS)
+				big2.pid[big2.num++] = (uint16_t)i;
+		}
+		pids_q(&big, &big2, k & 1);
+		pids_q(&big2, &big, true);
+	}
+
+	/* the server's set unknown: the whole set */
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), NULL, &none, true, 0), 9);
+	assert_string_equal(pq, "pids=none");
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), NULL, &all, true, 0), 8);
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), NULL, &b, true, 0), 15);
+	assert_string_equal(pq, "pids=0,16,17,18");
+
+	/* limits */
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &b, true, 3), -E2BIG);
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &b, true, 4), 15);
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &all, true, 1), 8);
+	big.num = SATIP_MAX_PIDS;
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &big, true, 0) > 0, 1);
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &big, true, 1000) > 0, 1);
+	big.num = SATIP_MAX_PIDS + 1;
+	assert_int_equal(satip_pids_query(pq, sizeof(pq), &none, &big, true, 0), -E2BIG);
+	assert_int_equal(satip_pids_query(pq, 15, &none, &b, true, 0), -ENOBUFS);
+	assert_string_equal(pq, "");
+	assert_int_equal(satip_pids_query(pq, 16, &none, &b, true, 0), 15);
+	/* the shorter form fits where the whole list does not */
+	assert_int_equal(satip_pids_query(pq, 11, &a, &b, true, 0), 10);
+	assert_int_equal(satip_pids_query(pq, 11, &a, &b, false, 0), -ENOBUFS);
+	assert_int_equal(satip_pids_query(pq, 0, &a, &a, true, 0), -ENOBUFS);
+	assert_int_equal(satip_pids_query(pq, 1, &a, &a, true, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_props_ter_cab),
 		cmocka_unit_test(test_pls),
 		cmocka_unit_test(test_pidset),
+		cmocka_unit_test(test_pids_query),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
