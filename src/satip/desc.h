@@ -4,15 +4,20 @@
  * X_SATIPCAP string of its tuners, the UPnP device description
  * (desc.xml), the M3U channel list and a stable UUID for its UDN.
  *
+ * And a client's side (discover.c): the description read back, and the
+ * SSDP messages servers send (UPnP Device Architecture 1.1 section 1).
+ *
  * Pure functions: no I/O, no state, nothing of vtunerd's headers, so
  * that the tests link them alone.  Every writer fills buf (len bytes,
  * always NUL-terminated when len > 0) and returns the length of the
  * text, or -ENOSPC when it does not fit (buf then holds no useful text),
- * or -EINVAL for arguments it refuses.
+ * or -EINVAL for arguments it refuses.  The readers copy every string
+ * into fixed arrays, NUL-terminated, control characters dropped.
  */
 #ifndef SATIP_DESC_H
 #define SATIP_DESC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,5 +129,57 @@ int satip_m3u(char *buf, size_t len, const char *host, uint16_t port,
  * 0, or -EINVAL for a NULL seed.
  */
 int satip_uuid_from(const char *seed, char out[37]);
+
+/* ---- a client's side (discover.c) -------------------------------------- */
+
+struct satip_server_info {
+	char device_type[128];
+	char friendly_name[128];
+	char manufacturer[128];
+	char model_name[128];
+	char model_number[64];
+	char udn[128];			/* "uuid:..." */
+	/* tuners per enum satip_type; DVBS is counted as DVBS2 */
+	unsigned int frontends[SATIP_NTYPES];
+	char caps[128];			/* the X_SATIPCAP text, "" */
+	char m3u[256];			/* X_SATIPM3U, "" */
+};
+
+/*
+ * Tolerant scan of a UPnP device description (len bytes, no NUL needed):
+ * the first element of each name counts, whatever its depth or namespace
+ * prefix (satip:X_SATIPCAP); its text up to the next tag, white space
+ * trimmed, the XML entities &amp; &lt; &gt; &quot; &apos; and &#N; &#xN;
+ * decoded, cut short to fit (never inside a UTF-8 sequence).  Comments,
+ * CDATA and processing instructions are skipped.  frontends counts
+ * X_SATIPCAP's "DVBS2-2,DVBT-1" (unknown types ignored; none given: all
+ * 0, the caller decides).  Returns 0, or -EINVAL if it is not a SAT>IP
+ * device (no X_SATIPCAP and no deviceType urn:ses-com:device:SatIPServer:N).
+ */
+int satip_desc_parse(const char *xml, size_t len, struct satip_server_info *out);
+
+struct satip_ssdp_msg {
+	bool response;		/* HTTP/1.1 200 OK to an M-SEARCH, else NOTIFY */
+	bool byebye;		/* NTS: ssdp:byebye */
+	bool satip;		/* ST / NT urn:ses-com:device:SatIPServer:N */
+	char location[256];	/* LOCATION, "" (also when longer) */
+	char usn[256];		/* USN, "" (also when longer) */
+	int bootid;		/* BOOTID.UPNP.ORG, -1 absent */
+	int configid;		/* CONFIGID.UPNP.ORG, -1 absent */
+	int deviceid;		/* DEVICEID.SES.COM, -1 absent */
+	unsigned int max_age;	/* CACHE-CONTROL max-age (s), 0 absent */
+	unsigned int rtsp_port;	/* X-SATIP-RTSP-Port, 0 absent (554) */
+};
+
+/*
+ * One SSDP datagram (len bytes): a NOTIFY (ssdp:alive, ssdp:byebye; one
+ * without NTS counts as alive) or an answer to an M-SEARCH.  Header names
+ * in any case, the first of each counting; lines end in CRLF or LF.
+ * Numbers that do not parse (or BOOTID/CONFIGID above 2^31 - 1, a
+ * DEVICEID outside 1..255) are as if absent.  Returns 0, or -EINVAL: not
+ * an SSDP NOTIFY or response (an M-SEARCH, another status, a NUL in the
+ * datagram).
+ */
+int satip_ssdp_parse(const char *buf, size_t len, struct satip_ssdp_msg *m);
 
 #endif /* SATIP_DESC_H */

@@ -6,7 +6,7 @@
 # Uses B, CC, CFLAGS and BASE_CFLAGS of the top Makefile; query.c uses
 # src/common/dvb.c: programs that link $(SATIP_LIB) link $(VTC_LIB) too.
 SATIP_SRCS := src/satip/out.c src/satip/rtsp.c src/satip/query.c src/satip/report.c src/satip/desc.c \
-	      src/satip/reply.c src/satip/rtprx.c src/satip/frontend.c
+	      src/satip/reply.c src/satip/rtprx.c src/satip/frontend.c src/satip/discover.c
 SATIP_HDRS := src/satip/out.h src/satip/rtsp.h src/satip/query.h src/satip/report.h src/satip/desc.h \
 	      src/satip/span.h src/satip/reply.h src/satip/rtprx.h
 SATIP_OBJS := $(patsubst src/satip/%.c,$(B)/satip/%.o,$(SATIP_SRCS))

@@ -5,7 +5,8 @@ UNIT_DIR    := $(B)/tests/unit
 SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp $(UNIT_DIR)/test_satip_query \
 		    $(UNIT_DIR)/test_satip_report \
 		    $(UNIT_DIR)/test_satip_desc $(UNIT_DIR)/test_satip_reply \
-		    $(UNIT_DIR)/test_satip_rtprx $(UNIT_DIR)/test_satip_frontend
+		    $(UNIT_DIR)/test_satip_rtprx $(UNIT_DIR)/test_satip_frontend \
+		    $(UNIT_DIR)/test_satip_discover
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
 	       $(UNIT_DIR)/test_pidfilter $(UNIT_DIR)/test_share $(SATIP_UNIT_TESTS) \
