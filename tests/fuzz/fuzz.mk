@@ -2,17 +2,20 @@
 # (fuzz_proto: clear and sealed streams, tests/fuzz/fuzz_seal.h), the
 # simulated tuner's world file and the TS it generates (fuzz_simconf), the
 # daemons' configuration files (fuzz_config), the SAT>IP protocol library:
-# requests, queries, tunings and reports (fuzz_satip), vtunerd's dvbv5
-# channel file (fuzz_channels, --satip-channels).
+# requests, queries, tunings and reports (fuzz_satip), and its client's
+# side: replies, RTP, RTCP, SDP, reports, desc.xml, SSDP, the sequence
+# tracker, a frontend's tuning and PID queries (fuzz_satip_client),
+# vtunerd's dvbv5 channel file (fuzz_channels, --satip-channels).
 #   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
 #                                    fuzz-config, fuzz-satip,
-#                                    fuzz-channels)
+#                                    fuzz-satip-client, fuzz-channels)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
 # New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
 # Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
 # src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk.
 # SAT>IP's sources are named here: fuzz_satip needs out.c, rtsp.c, query.c,
-# report.c and dvb.c, not the rest of $(SATIP_LIB).
+# report.c and dvb.c, not the rest of $(SATIP_LIB); fuzz_satip_client those
+# and the client's files, and desc.c (X_SATIPCAP's names) with libsodium.
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -55,6 +58,17 @@ $(FUZZ_SATIP): tests/fuzz/fuzz_satip.c $(FUZZ_SATIP_SRCS) $(SATIP_HDRS) \
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_satip.c \
 		$(FUZZ_SATIP_SRCS) -o $@
 
+FUZZ_SATIP_CLIENT := $(B)/fuzz/fuzz_satip_client
+FUZZ_SATIP_CLIENT_SRCS := $(FUZZ_SATIP_SRCS) src/satip/reply.c src/satip/rtprx.c \
+			  src/satip/frontend.c src/satip/discover.c src/satip/desc.c
+
+$(FUZZ_SATIP_CLIENT): tests/fuzz/fuzz_satip_client.c $(FUZZ_SATIP_CLIENT_SRCS) \
+		$(SATIP_HDRS) src/common/dvb.h src/common/text.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(VTP_AUTH_CFLAGS) \
+		tests/fuzz/fuzz_satip_client.c $(FUZZ_SATIP_CLIENT_SRCS) \
+		$(VTP_AUTH_LIBS) -o $@
+
 FUZZ_CHANNELS := $(B)/fuzz/fuzz_channels
 
 $(FUZZ_CHANNELS): tests/fuzz/fuzz_channels.c src/server/channels.c \
@@ -63,7 +77,7 @@ $(FUZZ_CHANNELS): tests/fuzz/fuzz_channels.c src/server/channels.c \
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_channels.c \
 		src/server/channels.c $(VTC_SRCS) -o $@
 
-.PHONY: fuzz-simconf fuzz-config fuzz-satip fuzz-channels
+.PHONY: fuzz-simconf fuzz-config fuzz-satip fuzz-satip-client fuzz-channels
 fuzz-simconf: $(FUZZ_SIMCONF)
 	@mkdir -p $(B)/fuzz/corpus-simconf $(B)/fuzz/artifacts/
 	$(FUZZ_SIMCONF) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
@@ -83,6 +97,13 @@ fuzz-satip: $(FUZZ_SATIP)
 		-dict=tests/fuzz/satip.dict \
 		-artifact_prefix=$(B)/fuzz/artifacts/satip- \
 		$(B)/fuzz/corpus-satip tests/fuzz/corpus/satip
+
+fuzz-satip-client: $(FUZZ_SATIP_CLIENT)
+	@mkdir -p $(B)/fuzz/corpus-satip_client $(B)/fuzz/artifacts/
+	$(FUZZ_SATIP_CLIENT) -max_total_time=$(FUZZ_TIME) -max_len=70000 \
+		-dict=tests/fuzz/satip_client.dict \
+		-artifact_prefix=$(B)/fuzz/artifacts/satip_client- \
+		$(B)/fuzz/corpus-satip_client tests/fuzz/corpus/satip_client
 
 fuzz-channels: $(FUZZ_CHANNELS)
 	@mkdir -p $(B)/fuzz/corpus-channels $(B)/fuzz/artifacts/
@@ -115,7 +136,7 @@ CHECK_FUZZ_TIME ?= 20
 CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
 check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP) \
-		$(FUZZ_CHANNELS)
+		$(FUZZ_SATIP_CLIENT) $(FUZZ_CHANNELS)
 	@mkdir -p $(B)/fuzz/artifacts/
 	@run() { \
 		name=$$1; log=$(B)/fuzz/check-$$1.log; \
@@ -130,10 +151,11 @@ check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP) \
 	{ run simconf $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/simconf -dict=tests/fuzz/simconf.dict; \
 	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; \
 	  run satip $(CHECK_FUZZ_TIME2) 32768 tests/fuzz/corpus/satip -dict=tests/fuzz/satip.dict; \
+	  run satip_client $(CHECK_FUZZ_TIME2) 70000 tests/fuzz/corpus/satip_client -dict=tests/fuzz/satip_client.dict; \
 	  run channels $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/channels -dict=tests/fuzz/channels.dict; }; \
 	wait; \
 	pass=0; fail=0; \
-	for name in proto simconf config satip channels; do \
+	for name in proto simconf config satip satip_client channels; do \
 		log=$(B)/fuzz/check-$$name.log; \
 		if [ "$$(cat $(B)/fuzz/check-$$name.rc 2>/dev/null)" = 0 ]; then \
 			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
