@@ -273,7 +273,8 @@ static int setup(struct vc_client *c, const struct vc_opts *o)
 		   vc_front_ctrl_new(c, o, &c->want);
 	if (!c->front)
 		return -1;
-	c->remote = vc_remote_vtp_new(o, &c->want, &c->ev, c);
+	c->remote = o->satip ? vc_remote_satip_new(o, &c->want, &c->ev, c) :
+		    vc_remote_vtp_new(o, &c->want, &c->ev, c);
 	return c->remote ? 0 : -1;
 }
 

@@ -11,6 +11,7 @@
 
 #include "proto/vtp.h"
 #include "proto/vtp_auth.h"
+#include "satip/query.h"
 
 struct vc_opts {
 	const char *device;	/* /dev/vtunercN (NULL with sink) */
@@ -27,6 +28,13 @@ struct vc_opts {
 	struct vtp_tune tune;
 	bool have_pids;		/* --pids (sink mode) */
 	struct vtp_pids *pids;
+	/* --satip: a SAT>IP server (host, port: its RTSP) instead of vtunerd */
+	bool satip;
+	bool satip_tcp;		/* --satip-tcp: RTP interleaved in RTSP */
+	uint16_t satip_ports[2];	/* --satip-ports A-B, 0: any */
+	const char *satip_desc;	/* --satip-desc URL, NULL: derived */
+	const char *satip_quirks;	/* --satip-quirks LIST, NULL: auto */
+	struct satip_lnb lnb;	/* --lnb */
 };
 
 struct vc_client;

@@ -1,7 +1,7 @@
 # vtunerc, the client daemon: $(B)/client/vtunerc.
 # Uses B, CC, CFLAGS, BASE_CFLAGS, VTP_LIB and VTC_LIB of the top Makefile.
 VC_SRCS := src/client/main.c src/client/client.c src/client/front_ctrl.c \
-	   src/client/front_sink.c src/client/remote_vtp.c \
+	   src/client/front_sink.c src/client/remote_vtp.c src/client/remote_satip.c \
 	   src/client/sec.c \
 	   src/client/monitor.c src/client/ctrl.c src/client/net.c \
 	   src/client/tscc.c src/client/props.c src/client/discover.c \
@@ -23,7 +23,7 @@ $(B)/client/%.o: src/client/%.c
 # the version is debian/changelog's
 $(B)/client/main.o: debian/changelog
 
-$(VTUNERC): $(VC_OBJS) $(VTP_LIB) $(VTC_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(VC_OBJS) $(VTP_LIB) $(VTC_LIB) $(AVAHI_LIBS) \
+$(VTUNERC): $(VC_OBJS) $(SATIP_LIB) $(VTP_LIB) $(VTC_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(VC_OBJS) $(SATIP_LIB) $(VTP_LIB) $(VTC_LIB) $(AVAHI_LIBS) \
 		$(VTP_AUTH_LIBS)
 

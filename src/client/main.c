@@ -31,8 +31,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: vtunerc [OPTION]... [-s HOST[:PORT]]\n"
+"       vtunerc [OPTION]... --satip rtsp://HOST[:PORT]/\n"
 "       vtunerc --discover\n"
-"Give the virtual DVB adapter of /dev/vtunercN the tuner of a vtunerd server.\n"
+"Give the virtual DVB adapter of /dev/vtunercN the tuner of a vtunerd server\n"
+"or of a SAT>IP server.\n"
 "\n"
 "Tuner:\n"
 "  -s, --server HOST[:PORT]  vtunerd server (default port " VC_DEFAULT_PORT ";\n"
@@ -52,6 +54,24 @@ static void usage(FILE *f)
 "                            then encrypted and authenticated\n"
 "      --discover            list the servers announced on the network and\n"
 "                            their tuners, then exit\n"
+"\n"
+"SAT>IP (docs/satip.md):\n"
+"      --satip rtsp://HOST[:PORT]/  a SAT>IP server instead of vtunerd\n"
+"                            (default port 554); -D picks its systems\n"
+"      --satip-tcp           RTP interleaved in the RTSP connection (through\n"
+"                            NAT, on Wi-Fi) instead of UDP\n"
+"      --satip-ports A-B     UDP ports for RTP and RTCP (an even one and the\n"
+"                            next), for firewalls; default: any\n"
+"      --satip-desc URL      the server's desc.xml (default\n"
+"                            http://HOST:PORT/desc.xml, then port 8080 for\n"
+"                            554)\n"
+"      --satip-quirks LIST   quirks to assume (a leading - turns one off):\n"
+"                            no-addpids, no-pids-all, teardown, describe,\n"
+"                            setup-pids; default: known servers' and those\n"
+"                            learnt from refusals\n"
+"      --lnb LOW[,HIGH[,SWITCH]]  the LNB of the SAT>IP server's dish, MHz\n"
+"                            (default universal: 9750,10600,11700; HIGH 0:\n"
+"                            one LOF, e.g. 5150 for C band)\n"
 "\n"
 "Testing without the module:\n"
 "      --sink FILE           write the TS to FILE (or /dev/null) instead of\n"
@@ -101,7 +121,8 @@ static void usage_error(const char *fmt, ...)
 }
 
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
-       OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON };
+       OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON, OPT_SATIP, OPT_SATIP_TCP,
+       OPT_SATIP_PORTS, OPT_SATIP_DESC, OPT_SATIP_QUIRKS, OPT_LNB };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -124,6 +145,12 @@ static const struct option long_opts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
 	{ "psk-file", required_argument, NULL, OPT_PSK_FILE },
+	{ "satip", required_argument, NULL, OPT_SATIP },
+	{ "satip-tcp", no_argument, NULL, OPT_SATIP_TCP },
+	{ "satip-ports", required_argument, NULL, OPT_SATIP_PORTS },
+	{ "satip-desc", required_argument, NULL, OPT_SATIP_DESC },
+	{ "satip-quirks", required_argument, NULL, OPT_SATIP_QUIRKS },
+	{ "lnb", required_argument, NULL, OPT_LNB },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -203,6 +230,56 @@ static struct {
 	const char *psk_file;
 } O;
 
+/* --satip rtsp://HOST[:PORT][/]: 0, or -1. */
+static int parse_satip_url(const char *arg)
+{
+	char auth[300];
+	const char *p = arg, *end;
+
+	if (strncasecmp(p, "rtsp://", 7))
+		return -1;
+	p += 7;
+	end = strchr(p, '/');
+	if (!end)
+		end = p + strlen(p);
+	else if (end[1])
+		return -1;	/* a path: SAT>IP servers have none */
+	if (end == p || (size_t)(end - p) >= sizeof(auth))
+		return -1;
+	memcpy(auth, p, end - p);
+	auth[end - p] = 0;
+	snprintf(O.o.port, sizeof(O.o.port), "554");
+	return net_parse_server(auth, O.o.host, sizeof(O.o.host), O.o.port,
+				sizeof(O.o.port)) ? -1 : 0;
+}
+
+/* --lnb LOW[,HIGH[,SWITCH]] in MHz: 0, or -1. */
+static int parse_lnb(const char *arg, struct satip_lnb *l)
+{
+	unsigned long v[3] = { 0, 0, 0 };
+	const char *p = arg;
+	char *end;
+	int n;
+
+	for (n = 0; n < 3; n++) {
+		errno = 0;
+		v[n] = strtoul(p, &end, 10);
+		if (errno || end == p || v[n] > 100000)
+			return -1;
+		p = end;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return -1;
+	}
+	if (n == 3 || !v[0])
+		return -1;
+	if (n == 1 && v[1] && !v[2])
+		return -1;	/* two LOFs need the switch frequency */
+	*l = (struct satip_lnb){ v[0] * 1000, v[1] * 1000, v[2] * 1000, true };
+	return 0;
+}
+
 /* One option; arg stays valid until exit (argv or the config file). */
 static void handle_opt(int c, const char *arg, void *unused)
 {
@@ -277,6 +354,36 @@ static void handle_opt(int c, const char *arg, void *unused)
 	case OPT_PSK_FILE:
 		O.psk_file = arg;
 		break;
+	case OPT_SATIP:
+		if (parse_satip_url(arg) < 0)
+			usage_error("--satip: '%s': expected rtsp://HOST[:PORT]/",
+				    arg);
+		O.o.satip = true;
+		break;
+	case OPT_SATIP_TCP:
+		O.o.satip_tcp = true;
+		break;
+	case OPT_SATIP_PORTS:
+		if (sscanf(arg, "%hu-%hu%c", &O.o.satip_ports[0],
+			   &O.o.satip_ports[1], err) != 2 ||
+		    O.o.satip_ports[0] < 1024 ||
+		    O.o.satip_ports[1] < O.o.satip_ports[0] + 1 +
+		    (O.o.satip_ports[0] & 1))
+			usage_error("--satip-ports: '%s': expected A-B, "
+				    "1024 <= A, room for an even port and "
+				    "the next", arg);
+		break;
+	case OPT_SATIP_DESC:
+		O.o.satip_desc = arg;
+		break;
+	case OPT_SATIP_QUIRKS:
+		O.o.satip_quirks = arg;
+		break;
+	case OPT_LNB:
+		if (parse_lnb(arg, &O.o.lnb) < 0)
+			usage_error("--lnb: '%s': expected LOW[,HIGH,SWITCH] in "
+				    "MHz, e.g. 9750,10600,11700", arg);
+		break;
 	case 'c':
 	case OPT_CHECK:
 		break;		/* seen by main() */
@@ -339,6 +446,7 @@ int main(int argc, char **argv)
 
 	O.o.device = "/dev/vtunerc0";
 	O.o.tuner = -1;
+	O.o.lnb = (struct satip_lnb)SATIP_LNB_UNIVERSAL;
 	O.o.pids = calloc(1, sizeof(*O.o.pids));
 	if (!O.o.pids) {
 		fprintf(stderr, "vtunerc: out of memory\n");
@@ -360,6 +468,13 @@ int main(int argc, char **argv)
 	if (O.discover && (O.server || op->sink || op->have_tune ||
 			   op->have_pids || O.daemonize))
 		usage_error("--discover takes no other option");
+	if (op->satip && O.server)
+		usage_error("--satip and --server exclude each other");
+	if (!op->satip && (op->satip_tcp || op->satip_ports[0] ||
+			   op->satip_desc || op->satip_quirks))
+		usage_error("the --satip-* options need --satip");
+	if (op->satip && O.psk_file)
+		usage_error("--psk-file is vtunerd's: SAT>IP has no key");
 	if ((op->have_tune || op->have_pids) && !op->sink)
 		usage_error("--tune and --pids need --sink (with the module, "
 			    "applications tune)");
@@ -383,7 +498,8 @@ int main(int argc, char **argv)
 	/* before detaching, a failure is the command's: on stderr */
 	vt_log_init("vtunerc", O.daemonize ? VT_LOG_STDERR :
 		    vt_log_target_for(false), level);
-	if (!O.server && discover_pick(op, VC_DISCOVER_SECONDS) < 0)
+	if (!O.server && !op->satip &&
+	    discover_pick(op, VC_DISCOVER_SECONDS) < 0)
 		goto out;
 	if (O.daemonize) {
 		ready_fd = daemonize(&ret);

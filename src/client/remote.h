@@ -2,7 +2,7 @@
 /*
  * remote.h - where the tuner is: the interface between vtunerc's core
  * (client.c) and each kind of remote tuner (remote_vtp.c: vtunerd over
- * VTP).  A remote owns its sessions: it connects, reconnects with
+ * VTP; remote_satip.c: any SAT>IP server).  A remote owns its sessions: it connects, reconnects with
  * backoff, brings a new session to the state the applications asked for
  * (struct vc_wanted: SEC commands, tune, PIDs) and reports through
  * struct vc_remote_events.  Nothing it does blocks.
@@ -98,5 +98,14 @@ struct vc_remote *vc_remote_vtp_new(const struct vc_opts *o,
 				    const struct vc_wanted *want,
 				    const struct vc_remote_events *ev,
 				    void *arg);
+
+/*
+ * A SAT>IP server (o->host, o->port: its RTSP; docs/satip.md); NULL
+ * after logging why.
+ */
+struct vc_remote *vc_remote_satip_new(const struct vc_opts *o,
+				      const struct vc_wanted *want,
+				      const struct vc_remote_events *ev,
+				      void *arg);
 
 #endif

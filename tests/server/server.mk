@@ -45,11 +45,16 @@ check-server: ssdp-run-san
 # tests/satip/channels.sh: --satip-channels, a dvbv5 channel file listed
 # tests/satip/vdr.sh: VDR's satip plugin discovers, streams (streamdev)
 # and records; tests/satip/wscan.sh: w_scan_cpp -t scans (45 s each,
-# skipped without them)
+# skipped without them); tests/satip/remote.sh: vtunerc --satip against
+# vtunerd and tests/satip/quirky.py (about 50 s); quirky-selftest.sh:
+# quirky.py's quirks are real (about 70 s, beside the others)
 check-server: san vtunerd vtunerd-probe sim tuner-tools
 	@r=0; mkdir -p $(B)/tests/server; \
 		tests/server/seal.sh $(B) >$(B)/tests/server/seal.out 2>&1 & \
 		sp=$$!; \
+		tests/satip/quirky-selftest.sh $(B) \
+			>$(B)/tests/server/quirky.out 2>&1 & \
+		qp=$$!; \
 		tests/server/run.sh $(B) || r=1; \
 		tests/server/handshake.sh $(B) || r=1; \
 		tests/server/ssdp.sh $(B) || r=1; \
@@ -57,4 +62,6 @@ check-server: san vtunerd vtunerd-probe sim tuner-tools
 		tests/satip/channels.sh $(B) || r=1; \
 		tests/satip/vdr.sh $(B) || r=1; \
 		tests/satip/wscan.sh $(B) || r=1; \
-		wait $$sp || r=1; cat $(B)/tests/server/seal.out; exit $$r
+		tests/satip/remote.sh $(B) || r=1; \
+		wait $$sp || r=1; cat $(B)/tests/server/seal.out; \
+		wait $$qp || r=1; cat $(B)/tests/server/quirky.out; exit $$r
