@@ -226,9 +226,12 @@ if quirky fault --timeout 30; then
 	s1=$(stat -c %s "$W/fault.ts")
 	quirky fault2 --timeout 30 --port "$fport" >/dev/null 2>&1 ||
 		{ sleep 1; quirky fault2 --timeout 30 --port "$fport"; }
+	back() {
+		grep -q "reconnected to SAT>IP server" "$W/fault.log" &&
+			[ "$(stat -c %s "$W/fault.ts")" -gt $((s1 + 1000000)) ]
+	}
 	check_or_show "killed and restarted: vtunerc reconnects, TS flows again" \
-		within 15 eval 'grep -q "reconnected to SAT>IP server" "$W/fault.log" && [ "$(stat -c %s "$W/fault.ts")" -gt $((s1 + 1000000)) ]' \
-		-- "$W/fault.log" "$W/fault2.qlog"
+		within 15 back -- "$W/fault.log" "$W/fault2.qlog"
 	kill -TERM "$vpid"
 	wait "$vpid"
 	check "faults: vtunerc exits 0 on SIGTERM" [ $? = 0 ]
