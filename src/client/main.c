@@ -53,11 +53,13 @@ static void usage(FILE *f)
 "                            is refused; every frame of the session is\n"
 "                            then encrypted and authenticated\n"
 "      --discover            list the servers announced on the network and\n"
-"                            their tuners, then exit\n"
+"                            their tuners, and the SAT>IP servers, then exit\n"
 "\n"
 "SAT>IP (docs/satip.md):\n"
 "      --satip rtsp://HOST[:PORT]/  a SAT>IP server instead of vtunerd\n"
-"                            (default port 554); -D picks its systems\n"
+"                            (default port 554); -D picks its systems;\n"
+"                            auto: the first found by SSDP having the\n"
+"                            first of them\n"
 "      --satip-tcp           RTP interleaved in the RTSP connection (through\n"
 "                            NAT, on Wi-Fi) instead of UDP\n"
 "      --satip-ports A-B     UDP ports for RTP and RTCP (an even one and the\n"
@@ -225,7 +227,7 @@ static void ready(bool ok)
 static struct {
 	struct vc_opts o;
 	const char *server;
-	bool foreground, daemonize, discover;
+	bool foreground, daemonize, discover, satip_auto;
 	int verbose;
 	const char *psk_file;
 } O;
@@ -236,6 +238,10 @@ static int parse_satip_url(const char *arg)
 	char auth[300];
 	const char *p = arg, *end;
 
+	if (!strcmp(p, "auto")) {
+		O.satip_auto = true;
+		return 0;
+	}
 	if (strncasecmp(p, "rtsp://", 7))
 		return -1;
 	p += 7;
@@ -356,8 +362,8 @@ static void handle_opt(int c, const char *arg, void *unused)
 		break;
 	case OPT_SATIP:
 		if (parse_satip_url(arg) < 0)
-			usage_error("--satip: '%s': expected rtsp://HOST[:PORT]/",
-				    arg);
+			usage_error("--satip: '%s': expected rtsp://HOST[:PORT]/ "
+				    "or auto", arg);
 		O.o.satip = true;
 		break;
 	case OPT_SATIP_TCP:
@@ -483,7 +489,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (O.discover) {
+		/* both kinds, in turn: 0 if either found one */
 		ret = discover_list(VC_DISCOVER_SECONDS);
+		if (discover_satip_list(VC_DISCOVER_SECONDS) > 0)
+			ret = VT_EXIT_OK;
 		goto out;
 	}
 	if (op->sink)
@@ -500,6 +509,8 @@ int main(int argc, char **argv)
 		    vt_log_target_for(false), level);
 	if (!O.server && !op->satip &&
 	    discover_pick(op, VC_DISCOVER_SECONDS) < 0)
+		goto out;
+	if (O.satip_auto && discover_satip_pick(op, VC_DISCOVER_SECONDS) < 0)
 		goto out;
 	if (O.daemonize) {
 		ready_fd = daemonize(&ret);
