@@ -55,6 +55,10 @@ $(SATIP_UNIT_TESTS): $(UNIT_DIR)/test_satip_%: $(UNIT_DIR)/test_satip_%.o \
 $(UNIT_DIR)/test_tscc: $(UNIT_DIR)/test_tscc.o $(B)/client/tscc.o
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
+# The SEC commands vtunerc replays (src/client/sec.c): make check-client.
+$(UNIT_DIR)/test_client_sec: $(UNIT_DIR)/test_client_sec.o $(B)/client/sec.o $(VTP_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
 # What vtunerc writes of a server's strings (status.c, ctrl.c, log.c),
 # the control device's ioctl() wrapped: make check-client.
 $(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/status.o \
@@ -64,8 +68,9 @@ $(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/statu
 # tests/client/run.sh: vtunerc against servers that are not what they
 # claim, on tests/tuner's mock control device.
 .PHONY: check-client
-check-client: $(UNIT_DIR)/test_tscc $(UNIT_DIR)/test_peer_strings vtunerc \
-		$(B)/tests/tuner/mockdev.so
+check-client: $(UNIT_DIR)/test_tscc $(UNIT_DIR)/test_peer_strings \
+		$(UNIT_DIR)/test_client_sec vtunerc $(B)/tests/tuner/mockdev.so
 	@r=0; $(UNIT_DIR)/test_tscc || r=1; \
+		tests/unit/run-tests.sh $(UNIT_DIR)/test_client_sec || r=1; \
 		tests/unit/run-tests.sh $(UNIT_DIR)/test_peer_strings || r=1; \
 		tests/client/run.sh $(B) || r=1; exit $$r
