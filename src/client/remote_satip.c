@@ -611,6 +611,29 @@ static bool learn_quirk(struct remote_satip *rs, struct sess *s, enum req what,
 	return true;
 }
 
+/*
+ * RTP and RTCP only from the server's ports (Transport: server_port=):
+ * nobody else on the network can inject datagrams into the stream.
+ */
+static void udp_connect(struct remote_satip *rs, struct sess *s,
+			const uint16_t port[2])
+{
+	struct sockaddr_storage ss;
+	int i, fds[2] = { s->rtp_fd, s->rtcp_fd };
+
+	for (i = 0; i < 2; i++) {
+		memcpy(&ss, rs->ai->ai_addr, rs->ai->ai_addrlen);
+		if (ss.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&ss)->sin6_port = htons(port[i]);
+		else
+			((struct sockaddr_in *)&ss)->sin_port = htons(port[i]);
+		if (connect(fds[i], (struct sockaddr *)&ss,
+			    rs->ai->ai_addrlen) < 0)
+			vt_debug("SAT>IP: UDP from port %u only: %s", port[i],
+				 strerror(errno));
+	}
+}
+
 static void on_setup_reply(struct remote_satip *rs, struct sess *s,
 			   const struct satip_reply *r, uint64_t now)
 {
@@ -622,6 +645,8 @@ static void on_setup_reply(struct remote_satip *rs, struct sess *s,
 	snprintf(s->session, sizeof(s->session), "%s", r->session);
 	s->stream_id = r->stream_id;
 	s->pids = s->asked;
+	if (s->rtp_fd >= 0 && r->transport.has_server_port)
+		udp_connect(rs, s, r->transport.server_port);
 	keepalive_from(s, r->timeout ? r->timeout : DEFAULT_TIMEOUT, now);
 	satip_rx_restart(&rs->rx);
 	vt_debug("SAT>IP: session %s, stream %d, timeout %u s", s->session,

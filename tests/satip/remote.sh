@@ -8,7 +8,8 @@
 # * against vtunerd, RTP over UDP and interleaved in RTSP (--satip-tcp):
 #   the recording holds exactly the PIDs asked for, each at its rate, no
 #   continuity error; the status file says locked, with signal and CNR
-#   from RTCP; the adapter's name and systems come from desc.xml;
+#   from RTCP; the adapter's name and systems come from desc.xml; RTP on
+#   the ports of --satip-ports, none taken from a stranger sending there;
 # * against a server with every quirk of a FRITZ!Box Cable (no addpids,
 #   no pids=all, PIDs required in SETUP, no RTCP, level 0 while locked,
 #   a 30 s timeout made 3 s here): the quirks are chosen from its
@@ -124,12 +125,36 @@ ok "vtunerd --satip starts"
 pids+=("$pid")
 U="rtsp://127.0.0.1:$port/"
 
+# inject PORT SECS: RTP datagrams of TS of PID 0x1234 from a port of our
+# own to PORT, twice a second every 16th sequence number (whatever
+# vtunerc expects, some fall in its reorder window)
+inject() {
+	python3 - "$1" "$2" <<'PY'
+import socket, struct, sys, time
+port, secs = int(sys.argv[1]), float(sys.argv[2])
+ts = bytes([0x47, 0x12, 0x34, 0x10]) + bytes(184)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+end = time.time() + secs
+while time.time() < end:
+    for seq in range(0, 65536, 16):
+        s.sendto(struct.pack("!BBHII", 0x80, 33, seq, 0, 0x1234) + ts * 7,
+                 ("127.0.0.1", port))
+    time.sleep(0.5)
+PY
+}
+
 # ---- vtunerd, UDP and TCP --------------------------------------------------
+UP=$((PORT + 100 + PORT % 2))	# an even port for --satip-ports
 for mode in udp tcp; do
 	extra=()
 	[ "$mode" = tcp ] && extra=(--satip-tcp)
+	# UDP: its ports given, and a stranger sending to them meanwhile
+	if [ "$mode" = udp ]; then
+		extra=(--satip-ports "$UP-$((UP + 1))")
+		{ sleep 1; inject "$UP" 4; } &
+	fi
 	vtc "v-$mode" 6 --satip "$U" "${extra[@]}" -D dvbt --tune "$T" --pids "$P402"
-	check_or_show "vtunerd, RTP over $mode: exactly the PIDs asked for, at their rates, whole" \
+	check_or_show "vtunerd, RTP over $mode: exactly the PIDs asked for, at their rates, whole$([ "$mode" = udp ] && echo " (nothing of a stranger's datagrams)")" \
 		ts_pids "$W/v-$mode.ts" "$R402" -- "$W/v-$mode.ts.why" "$W/v-$mode.log"
 	check_or_show "vtunerd, $mode: the status file says locked, with signal and CNR" \
 		eval 'locked_st v-'$mode' && [ "$(st v-'$mode' signal)" != - ] && [ "$(st v-'$mode' cnr)" != - ]' \
