@@ -52,9 +52,8 @@ static int split_location(struct found *f)
 		return -1;
 	memcpy(auth, p, slash - p);
 	auth[slash - p] = 0;
-	snprintf(f->port, sizeof(f->port), "80");
-	if (net_parse_server(auth, f->host, sizeof(f->host), f->port,
-			     sizeof(f->port)))
+	if (net_parse_hostport(auth, f->host, sizeof(f->host), f->port,
+			       sizeof(f->port), "80"))
 		return -1;
 	snprintf(f->path, sizeof(f->path), "%s", slash);
 	return 0;

@@ -254,9 +254,8 @@ static int parse_satip_url(const char *arg)
 		return -1;
 	memcpy(auth, p, end - p);
 	auth[end - p] = 0;
-	snprintf(O.o.port, sizeof(O.o.port), "554");
-	return net_parse_server(auth, O.o.host, sizeof(O.o.host), O.o.port,
-				sizeof(O.o.port)) ? -1 : 0;
+	return net_parse_hostport(auth, O.o.host, sizeof(O.o.host), O.o.port,
+				  sizeof(O.o.port), "554") ? -1 : 0;
 }
 
 /* --lnb LOW[,HIGH[,SWITCH]] in MHz: 0, or -1. */

@@ -25,10 +25,16 @@ static uint8_t sealbuf[sizeof(scratch) + VTP_SEAL_OVERHEAD];
 int net_parse_server(const char *s, char *host, size_t hlen, char *port,
 		     size_t plen)
 {
+	return net_parse_hostport(s, host, hlen, port, plen, VC_DEFAULT_PORT);
+}
+
+int net_parse_hostport(const char *s, char *host, size_t hlen, char *port,
+		       size_t plen, const char *defport)
+{
 	const char *colon, *end;
 	size_t n;
 
-	snprintf(port, plen, "%s", VC_DEFAULT_PORT);
+	snprintf(port, plen, "%s", defport);
 	if (s[0] == '[') {
 		end = strchr(s, ']');
 		if (!end || (end[1] && end[1] != ':'))

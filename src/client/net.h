@@ -37,6 +37,9 @@ struct vc_conn {
 /* Split "host", "host:port", "[v6]:port" or "v6" (port stays default). */
 int net_parse_server(const char *s, char *host, size_t hlen, char *port,
 		     size_t plen);
+/* The same with another default port (SAT>IP's 554, HTTP's 80). */
+int net_parse_hostport(const char *s, char *host, size_t hlen, char *port,
+		       size_t plen, const char *defport);
 /* getaddrinfo for TCP; -1 and a message logged on failure. */
 int net_resolve(const char *host, const char *port, struct addrinfo **res);
 /* "1.2.3.4:5911" / "[::1]:5911" */

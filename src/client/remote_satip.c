@@ -1517,9 +1517,8 @@ static int desc_url(struct remote_satip *rs, const char *url)
 		return -1;
 	memcpy(auth, p, slash - p);
 	auth[slash - p] = 0;
-	snprintf(rs->desc_port, sizeof(rs->desc_port), "80");
-	if (net_parse_server(auth, rs->desc_host, sizeof(rs->desc_host),
-			     rs->desc_port, sizeof(rs->desc_port)))
+	if (net_parse_hostport(auth, rs->desc_host, sizeof(rs->desc_host),
+			       rs->desc_port, sizeof(rs->desc_port), "80"))
 		return -1;
 	snprintf(rs->desc_path, sizeof(rs->desc_path), "%s", slash);
 	return 0;
