@@ -682,11 +682,19 @@ static void on_reply(struct remote_satip *rs, struct sess *s,
 				  " (no free tuner)" : "");
 			return;
 		}
-		if (what == R_PLAY) {
+		if (what == R_PLAY && s->play_tunes) {
+			/* the server keeps the earlier tuning: none of it */
 			vt_err("SAT>IP: PLAY refused: %d %s; tune %u gets "
 			       "no TS", r->code, satip_reason(r->code),
 			       rs->r.want->tune.seq);
-			s->discard = false;
+			return;
+		}
+		if (what == R_PLAY) {
+			vt_err("SAT>IP: PLAY refused: %d %s; the PIDs stay "
+			       "as they were", r->code, satip_reason(r->code));
+			snprintf(rs->pids_error, sizeof(rs->pids_error),
+				 "the server refused the PIDs: %d %s", r->code,
+				 satip_reason(r->code));
 			return;
 		}
 		if (what == R_TEARDOWN) {
