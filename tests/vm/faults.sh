@@ -13,6 +13,42 @@ watch_start() {
 	watch=$!
 }
 
+# faults_server, faults_client: the server (log srv.log) and the client
+# (cli.log); FAULTS_REMOTE=satip: vtunerd's SAT>IP front (sessions of a
+# client that stays silent for 10 s expire) and vtunerc --satip instead
+# of vtp.
+faults_server() {
+	if [ "${FAULTS_REMOTE:-vtp}" = satip ]; then
+		vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911 \
+			--satip 10.99.0.1:554 --satip-timeout 10 --no-announce
+	else
+		vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+	fi
+}
+faults_client() {
+	if [ "${FAULTS_REMOTE:-vtp}" = satip ]; then
+		vtunerc_start cli /dev/vtunerc0 --satip rtsp://10.99.0.1/ -D dvbt \
+			--status-file "$PWD/cli.status"
+	else
+		vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+	fi
+}
+
+# fault_server_restart: vtunerd killed (-9) and started again 2 s later
+# (its log so far kept as srv-1.log), the recovery checked as
+# "server-restart"
+fault_server_restart() {
+	local t0 t1
+	newseg
+	t0=$(now)
+	kill -9 "$(cat srv.pid)"
+	sleep 2
+	mv srv.log srv-1.log
+	faults_server
+	t1=$(now)
+	result server-restart yes "$t0" "$t1"
+}
+
 # faults_setup WATCH_SECS: the module (timeout_ms=$TIMEOUT_MS), the two
 # namespaces, a one-tuner sim server and its client, and vt-watch on
 # "Sim Local" (DVB-T 506 MHz, video+audio PIDs) for WATCH_SECS s at most
@@ -22,8 +58,8 @@ watch_start() {
 faults_setup() {
 	vt_load timeout_ms="$TIMEOUT_MS"
 	netns_setup
-	vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
-	vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+	faults_server
+	faults_client
 	watch_start -d dvbt -f 506000000 -p 257,258 -o rec -T "$1"
 	flowing 0 30 >/dev/null || { cat watch.log; fail "no TS at the start"; }
 	log "TS flowing"

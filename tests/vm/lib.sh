@@ -130,6 +130,33 @@ VTUNERC=$VT_BUILD/client/vtunerc
 
 # netns_setup: namespaces "srv" (10.99.0.1) and "cli" (10.99.0.2) joined
 # by a veth pair; removed by netns_cleanup.
+# sim_channel NAME: one of the simulator's transponders (src/server/sim/
+# world.c) as a dvbv5 initial channel file: s2 (DVB-S2 11362 MHz H, the
+# universal LNB's low band, DiSEqC position 1), s2b (12188 MHz V, high
+# band, position 2), t (DVB-T 506 MHz), c (DVB-C 346 MHz)
+sim_channel() {
+	case $1 in
+	s2) printf '[S2]\n\tDELIVERY_SYSTEM = DVBS2\n\tFREQUENCY = 11362000\n\tPOLARIZATION = HORIZONTAL\n\tSYMBOL_RATE = 22000000\n\tINNER_FEC = 2/3\n\tMODULATION = PSK/8\n' ;;
+	s2b) printf '[S2b]\n\tDELIVERY_SYSTEM = DVBS2\n\tFREQUENCY = 12188000\n\tPOLARIZATION = VERTICAL\n\tSYMBOL_RATE = 27500000\n\tINNER_FEC = 3/4\n\tMODULATION = QPSK\n' ;;
+	t) printf '[T]\n\tDELIVERY_SYSTEM = DVBT\n\tFREQUENCY = 506000000\n\tBANDWIDTH_HZ = 8000000\n' ;;
+	c) printf '[C]\n\tDELIVERY_SYSTEM = DVBC/ANNEX_A\n\tFREQUENCY = 346000000\n\tSYMBOL_RATE = 6900000\n\tMODULATION = QAM/256\n' ;;
+	*) fail "sim_channel: no transponder '$1'" ;;
+	esac
+}
+# sim_scan NAME TRANSPONDER ARGS...: dvbv5-scan ARGS of adapter 0 from
+# sim_channel TRANSPONDER into NAME.conf (output NAME.out, its end shown)
+sim_scan() {
+	local name=$1
+	sim_channel "$2" >"$name.init"
+	shift 2
+	timeout 120 dvbv5-scan -a 0 "$@" -o "$name.conf" "$name.init" >"$name.out" 2>&1 || true
+	tail -n 8 "$name.out"
+}
+# has_service CONF NAME: CONF has a service NAME, else fail
+has_service() {
+	grep -qx "\[$2\]" "$1" || { cat "$1"; fail "$1: service '$2' not found"; }
+}
+
 netns_setup() {
 	ip netns add srv
 	ip netns add cli

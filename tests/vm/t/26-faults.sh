@@ -20,13 +20,7 @@ expect_fields "$out" errno=107
 [ "$(ms_of "$out")" -lt 500 ] || fail "tone without client took too long: $out"
 
 # No client: dvbv5-zap gets no lock and gives up within its own timeout.
-cat > ch.conf <<'CONF'
-[C]
-	DELIVERY_SYSTEM = DVBC/ANNEX_A
-	FREQUENCY = 346000000
-	SYMBOL_RATE = 6900000
-	MODULATION = QAM/256
-CONF
+sim_channel c >ch.conf
 start=$(date +%s)
 timeout 30 dvbv5-zap -a 0 -c ch.conf -x -t 3 C >nozap.out 2>&1 || true
 secs=$(($(date +%s) - start))

@@ -15,60 +15,22 @@ vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
 dvb-fe-tool -a 0 | head -3
 cat /proc/vtunerc0
 
-scan() {	# scan NAME ARGS... < initial channel file
-	cat >"$1.init"
-	local name=$1
-	shift
-	timeout 120 dvbv5-scan -a 0 "$@" -o "$name.conf" "$name.init" >"$name.out" 2>&1 || true
-	cat "$name.out" | tail -n 8
-}
-has_service() {	# has_service CONF NAME
-	grep -qx "\[$2\]" "$1" || { cat "$1"; fail "$1: service '$2' not found"; }
-}
-
-scan s2 -l UNIVERSAL -S 0 <<'CONF'
-[S2]
-	DELIVERY_SYSTEM = DVBS2
-	FREQUENCY = 11362000
-	POLARIZATION = HORIZONTAL
-	SYMBOL_RATE = 22000000
-	INNER_FEC = 2/3
-	MODULATION = PSK/8
-CONF
+sim_scan s2 s2 -l UNIVERSAL -S 0
 has_service s2.conf "Sim One HD"
 has_service s2.conf "Sim Two HD"
 has_service s2.conf "Sim Radio One"
 
 # Position 1 through DiSEqC, high band, vertical.
-scan s2b -l UNIVERSAL -S 1 <<'CONF'
-[S2b]
-	DELIVERY_SYSTEM = DVBS2
-	FREQUENCY = 12188000
-	POLARIZATION = VERTICAL
-	SYMBOL_RATE = 27500000
-	INNER_FEC = 3/4
-	MODULATION = QPSK
-CONF
+sim_scan s2b s2b -l UNIVERSAL -S 1
 has_service s2b.conf "Sim News"
 has_service s2b.conf "Sim Sport"
 
-scan t <<'CONF'
-[T]
-	DELIVERY_SYSTEM = DVBT
-	FREQUENCY = 506000000
-	BANDWIDTH_HZ = 8000000
-CONF
+sim_scan t t
 has_service t.conf "Sim Local"
 has_service t.conf "Sim Kids"
 has_service t.conf "Sim FM"
 
-scan c <<'CONF'
-[C]
-	DELIVERY_SYSTEM = DVBC/ANNEX_A
-	FREQUENCY = 346000000
-	SYMBOL_RATE = 6900000
-	MODULATION = QAM/256
-CONF
+sim_scan c c
 has_service c.conf "Sim Cable One"
 has_service c.conf "Sim Lounge"
 

@@ -4,6 +4,7 @@
 # the virtual adapter (DVBv5; for DVB-S2 it drives the LNB itself), set its
 # PID filters and read dvr0.  The channel list is dvbv5-scan's, in VDR's
 # format (and a DVB-S2 channel by hand): one of each is streamed.
+# VDR_REMOTE=satip: the tuner is a SAT>IP server's (57-satip-vdr.sh).
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {
@@ -19,8 +20,16 @@ plugin=$(echo /usr/lib/vdr/plugins/libvdr-streamdev-server.so.*)
 
 vt_load
 netns_setup
-vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
-vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+if [ "${VDR_REMOTE:-vtp}" = satip ]; then
+	# 57-satip-vdr.sh: vtunerd's SAT>IP front, vtunerc --satip
+	vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911 \
+		--satip 10.99.0.1:554 --no-announce
+	vtunerc_start cli /dev/vtunerc0 --satip rtsp://10.99.0.1/ \
+		-D dvbs2,dvbs,dvbt,dvbc
+else
+	vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
+	vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+fi
 
 cat >init.conf <<'CONF'
 [T]

@@ -11,14 +11,7 @@ TIMEOUT_MS=1000
 faults_setup 280
 
 # (e) vtunerd killed and restarted
-newseg
-t0=$(now)
-kill -9 "$(cat srv.pid)"
-sleep 2
-mv srv.log srv-1.log
-vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
-t1=$(now)
-result server-restart yes "$t0" "$t1"
+fault_server_restart
 
 # (f) vtunerc killed and restarted
 newseg
@@ -26,7 +19,7 @@ t0=$(now)
 kill -9 "$(cat cli.pid)"
 sleep 2
 mv cli.log cli-1.log
-vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+faults_client
 t1=$(now)
 result client-restart yes "$t0" "$t1"
 grep -q "taken over" cli.log || fail "the new vtunerc did not take over the tune"
