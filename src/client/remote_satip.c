@@ -367,7 +367,11 @@ static void sec_state(const struct vc_wanted *w, struct satip_sec_state *ss)
 	}
 }
 
-/* want->pids as a SAT>IP PID set. */
+/*
+ * want->pids as a SAT>IP PID set: all for the full TS, and for more PIDs
+ * than a query takes (the first SATIP_MAX_PIDS listed for servers that
+ * cannot send it all).
+ */
 static void pids_wanted(const struct vc_wanted *w, struct satip_pidset *p)
 {
 	unsigned int i, j;
@@ -382,8 +386,14 @@ static void pids_wanted(const struct vc_wanted *w, struct satip_pidset *p)
 			p->all = true;
 			continue;
 		}
-		if (pid > SATIP_PID_MAX || p->num == SATIP_MAX_PIDS)
+		if (pid > SATIP_PID_MAX)
 			continue;
+		if (p->num == SATIP_MAX_PIDS) {
+			/* more than a query takes: the whole TS, the
+			 * module's demux keeps what the applications want */
+			p->all = true;
+			continue;
+		}
 		/* sorted, no repeats */
 		for (j = p->num; j > 0 && p->pid[j - 1] > pid; j--)
 			;
