@@ -21,10 +21,12 @@
 #   3. PLAY -> first datagram with TS, 20 times (REPS): the tune in the
 #      SETUP (A) and in the PLAY (B); the sim locks in the tune call itself
 #      (vtunerd -v logs "locked on" in the same millisecond).
+#   4. vtunerc --satip's CPU per byte against vtunerc over vtp, the same
+#      transponder from the same vtunerd into --sink /dev/null.
 #
 # Environment: B (build dir, default build), ROUNDS (3), SECS (8), REPS
 # (20), PORT (6190: vtp; PORT+1: RTSP; UDP ports from 27000), PARTS (all,
-# or any of cpu, scale, latency).  Needs make all bench-tools (and
+# or any of cpu, scale, latency, client).  Needs make all bench-tools (and
 # vts-gen: make sim).  Results: $B/bench/satip/results.txt.
 set -euo pipefail
 B=${B:-build}
@@ -304,5 +306,61 @@ if part latency; then
 		say "| $name | $(echo "$f" | median) | $(echo "$f" | tail -1) | $(echo "$f" | head -1) | $(echo "$t" | median) / $(echo "$t" | tail -1) | $o |"
 	done
 fi
+# ---- 4. the client: vtunerc --satip against vtunerc over vtp ------------
+# vtunerc --sink /dev/null on the same ts_file transponder (whole TS),
+# from the same vtunerd: over vtp, and as a SAT>IP client (RTP/UDP,
+# recvmmsg); its CPU per byte, ROUNDS interleaved runs of SECS s.  The
+# write into the module is not in it (a sink file): the VM's data path
+# benchmark (bench/vm/50-datapath.sh, path satip) has the rest.
+VTUNERC=${VTUNERC:-$B/client/vtunerc}
+if part client; then
+	start_vtunerd "$out/bench.conf" 2 "$out/client-vtunerd.log"
+	tune=DELIVERY_SYSTEM=DVBC/ANNEX_A,SYMBOL_RATE=6900000,MODULATION=QAM_256
+	# vc_run KIND MHZ: "cpu_s bytes vtunerd_cpu_s" of one vtunerc run
+	vc_run() {
+		local kind=$1 mhz=$2 p c b d0 d1 server=(-s "127.0.0.1:$PORT")
+		[ "$kind" = satip ] && server=(--satip "rtsp://127.0.0.1:$RTSP/")
+		"$VTUNERC" -f "${server[@]}" -D dvbc --sink /dev/null --status-file none \
+			--tune "$tune,FREQUENCY=${mhz}000000" --pids all \
+			>"$out/client-$kind.log" 2>&1 &
+		p=$!
+		d0=$(cpu "$D")
+		sleep "$SECS"
+		c=$(cpu "$p")
+		d1=$(cpu "$D")
+		kill "$p"
+		wait "$p" || true
+		b=$(sed -n 's/.* \([0-9]*\) bytes of TS in .*/\1/p' "$out/client-$kind.log")
+		echo "$c ${b:-0} $(calc "$d1 - $d0")"
+	}
+	say ""
+	say "## CPU per byte, SAT>IP (RTP/UDP) / vtp, whole TS into /dev/null, $ROUNDS interleaved runs of $SECS s"
+	say "# (the UDP floor: bench/rtp-sink, recvmmsg and a CC check, no pacing, receiving the same session)"
+	say "| transponder | vtunerc SAT>IP / vtp, round by round | median | both daemons SAT>IP / vtp, median | vtunerc SAT>IP / rtp-sink, median | vtunerc SAT>IP, vtp, rtp-sink CPU s/GB (medians) | Mbit/s SAT>IP, vtp |"
+	say "| --- | --- | --- | --- | --- | --- | --- |"
+	for t in "530 80" "482 800"; do
+		read -r mhz rate <<<"$t"
+		ratios=() both=() floor=() sg=() vg=() rg=() sm=() vm=()
+		for _ in $(seq "$ROUNDS"); do
+			read -r cs bs ds <<<"$(vc_run satip "$mhz")"
+			read -r cv bv dv <<<"$(vc_run vtp "$mhz")"
+			[ "$bs" -gt 0 ] && [ "$bv" -gt 0 ] || { say "# no TS (satip $bs, vtp $bv bytes)"; continue; }
+			ratios+=("$(calc "($cs / $bs) / ($cv / $bv)" 2)")
+			both+=("$(calc "(($cs + $ds) / $bs) / (($cv + $dv) / $bv)" 2)")
+			l=$("$SINK" "$UDP" "$SECS" "rtsp=127.0.0.1:$RTSP" "query=$(q "$mhz")")
+			rb=$(awk '{for (i = 1; i < NF; i++) if ($i == "bytes") print $(i - 1)}' <<<"$l")
+			rc=$(field cpu "$l")
+			floor+=("$(calc "($cs / $bs) / ($rc / $rb)" 2)")
+			rg+=("$(calc "$rc / $rb * 1e9" 2)")
+			sg+=("$(calc "$cs / $bs * 1e9" 2)")
+			vg+=("$(calc "$cv / $bv * 1e9" 2)")
+			sm+=("$(calc "$bs * 8 / $SECS / 1e6" 1)")
+			vm+=("$(calc "$bv * 8 / $SECS / 1e6" 1)")
+		done
+		say "| file $rate Mbit/s | ${ratios[*]} | $(printf '%s\n' "${ratios[@]}" | median) | $(printf '%s\n' "${both[@]}" | median) | $(printf '%s\n' "${floor[@]}" | median) | $(printf '%s\n' "${sg[@]}" | median), $(printf '%s\n' "${vg[@]}" | median), $(printf '%s\n' "${rg[@]}" | median) | $(printf '%s\n' "${sm[@]}" | median), $(printf '%s\n' "${vm[@]}" | median) |"
+	done
+	stop "$D"
+fi
+
 say ""
 say "# done $(date -u +%FT%TZ)"

@@ -21,8 +21,10 @@
 # lost anywhere) and every reader got >= 90 % of R (the rate measured from
 # its first byte to its end: TS still on its way when the time is up, up
 # to the sources' backlog of 0.4 s at 80 Mbit/s, counts against it).
+#   satip: the net path with vtunerd's SAT>IP front and vtunerc --satip
+#          (RTP over UDP) instead of vtp
 # BENCH_RATES, BENCH_COUNTS, BENCH_SECS, BENCH_PATHS ("local tcp relay
-# net") override the defaults;
+# net satip") override the defaults;
 # BENCH_VTUNERD_B adds the net path once more with another vtunerd binary,
 # BENCH_VTUNERC_B with another vtunerc.
 # (perf record -a -e cpu-clock in the TCG guest was tried: its samples land
@@ -37,7 +39,7 @@ BT=$VT_BUILD/bench
 RATES=${BENCH_RATES:-10000000 40000000 80000000}
 COUNTS=${BENCH_COUNTS:-1 4 16}
 SECS=${BENCH_SECS:-4}
-PATHS=" ${BENCH_PATHS:-local tcp relay net} "
+PATHS=" ${BENCH_PATHS:-local tcp relay net satip} "
 FILE_SECS=$((SECS + 4))
 res=$VT_RESULTS/results.txt
 : >"$res"
@@ -249,15 +251,22 @@ done
 # logs are moved to the results afterwards.
 VT_LOGDIR=$(mktemp -d /tmp/vtlogs.XXXXXX)
 
-# net_all LABEL: the net path with $VTUNERD for every count and rate
+# net_all LABEL: the net path with $VTUNERD for every count and rate;
+# LABEL satip: vtunerd's SAT>IP front and vtunerc --satip (RTP over UDP),
+# the readers' sessions sharing a tuner on their transponder
 net_all() {
-	local label=$1 maxk=0 i k r
+	local label=$1 maxk=0 i k r satip=()
+	[ "$label" = satip ] && satip=(--satip 10.99.0.1:554 -m 32)
 	vtunerd_start srv --sim --sim-tuners 16 --sim-config "$conf" --max-per-addr 0 \
-		--no-announce -l 10.99.0.1:5911
+		--no-announce -l 10.99.0.1:5911 "${satip[@]}"
 	[ -n "${net_nice:-}" ] && renice -n "$net_nice" -p "$(cat "$VT_RESULTS/srv.pid")" >/dev/null
 	for k in $COUNTS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
 	for i in $(seq 0 $((maxk - 1))); do
-		vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
+		if [ "$label" = satip ]; then
+			vtunerc_start "cli$i" "/dev/vtunerc$i" --satip rtsp://10.99.0.1/ -D dvbc
+		else
+			vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
+		fi
 	done
 	for k in $COUNTS; do
 		for r in $RATES; do
@@ -279,10 +288,13 @@ net_all() {
 	# full (its counters when the tuners closed): loss the readers may
 	# not see, when the stream reaches them later than their end
 	say "# $label: vtunerd logged $(grep -c 'not read in time' "$VT_LOGDIR/srv.log") 'not read in time', dropped $(sed -nE 's/.* frames sent, [0-9]+ frames \(([0-9]+) packets\) dropped.*/\1/p' "$VT_LOGDIR/srv.log" | awk '{ n += $1 } END { print n + 0 }') TS packets (data connections too slow); clients lost their session $(cat "$VT_LOGDIR"/cli*.log | grep -c 'lost:') times"
+	[ "$label" = satip ] &&
+		say "# $label: the clients counted $(sed -nE 's/.*SAT>IP: [0-9]+ datagrams, ([0-9]+) lost.*/\1/p' "$VT_LOGDIR"/cli*.log | awk '{ n += $1 } END { print n + 0 }') RTP datagrams lost"
 	mkdir -p "$VT_RESULTS/$label"
 	mv "$VT_LOGDIR/srv.log" "$VT_LOGDIR"/cli*.log "$VT_RESULTS/$label/"
 }
 case $PATHS in *" net "*) net_all net ;; esac
+case $PATHS in *" satip "*) net_all satip ;; esac
 # BENCH_VTUNERD_B=/path/to/another/vtunerd: the net path again with it
 # (an A/B of two builds in one boot)
 # BENCH_VTUNERC_B=/path/to/another/vtunerc: and with that client (and
