@@ -10,6 +10,7 @@ endif
 include src/common/common.mk
 include src/proto/proto.mk
 include src/satip/satip.mk
+include src/dmx/dmx.mk
 -include src/server/sim/sim.mk
 -include src/server/server.mk
 -include src/client/client.mk
