@@ -10,7 +10,7 @@ SATIP_UNIT_TESTS := $(UNIT_DIR)/test_satip_rtsp $(UNIT_DIR)/test_satip_query \
 UNIT_TESTS  := $(UNIT_DIR)/test_vtp $(UNIT_DIR)/test_vtp_io \
 	       $(UNIT_DIR)/test_vtp_seal $(UNIT_DIR)/test_vtp_queue $(UNIT_DIR)/test_config \
 	       $(UNIT_DIR)/test_pidfilter $(UNIT_DIR)/test_share $(SATIP_UNIT_TESTS) \
-	       $(UNIT_DIR)/test_channels
+	       $(UNIT_DIR)/test_channels $(UNIT_DIR)/test_dmx
 UNIT_OBJS   := $(addsuffix .o,$(UNIT_TESTS)) $(UNIT_DIR)/vtp_samples.o
 UNIT_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
 	       $(VTP_AUTH_CFLAGS)
@@ -45,6 +45,11 @@ $(UNIT_DIR)/test_channels: $(UNIT_DIR)/test_channels.o $(B)/server/channels.o $(
 # A tuner shared by streams (src/server/share.c), on a mock backend.
 $(UNIT_DIR)/test_share: $(UNIT_DIR)/test_share.o $(B)/server/share.o $(VTC_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
+# The demux of a user-space adapter (src/dmx/), on TS made by the test
+# and by the simulator's generator (src/server/sim/).
+$(UNIT_DIR)/test_dmx: $(UNIT_DIR)/test_dmx.o $(VDMX_LIB) $(SIM_LIB) $(VTC_LIB)
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) $(SIM_LIBS) -o $@
 
 # The SAT>IP protocol library (src/satip/).
 $(SATIP_UNIT_TESTS): $(UNIT_DIR)/test_satip_%: $(UNIT_DIR)/test_satip_%.o \
