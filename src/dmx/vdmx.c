@@ -252,6 +252,7 @@ static uint16_t feed_add(struct vdmx *d, struct vdmx_filter *f, uint16_t pid)
 	fd->next = d->head[pid];
 	d->head[pid] = i;
 	if (!d->users[pid]++) {
+		d->used[pid / 64] |= 1ull << (pid % 64);
 		d->npids++;
 		d->gen++;
 	}
@@ -267,6 +268,7 @@ static void feed_del(struct vdmx *d, uint16_t i)
 		pp = &d->feeds[*pp].next;
 	*pp = fd->next;
 	if (!--d->users[fd->pid]) {
+		d->used[fd->pid / 64] &= ~(1ull << (fd->pid % 64));
 		d->npids--;
 		d->gen++;
 	}
@@ -278,11 +280,12 @@ static void feed_del(struct vdmx *d, uint16_t i)
 
 unsigned int vdmx_pids(const struct vdmx *d, uint16_t *out, unsigned int max)
 {
-	unsigned int pid, n = 0;
+	unsigned int w, n = 0;
+	uint64_t bits;
 
-	for (pid = 0; pid < VDMX_NPIDS && n < max; pid++)
-		if (d->users[pid])
-			out[n++] = (uint16_t)pid;
+	for (w = 0; w < sizeof(d->used) / sizeof(d->used[0]) && n < max; w++)
+		for (bits = d->used[w]; bits && n < max; bits &= bits - 1)
+			out[n++] = (uint16_t)(w * 64 + (unsigned int)__builtin_ctzll(bits));
 	return d->npids;
 }
 

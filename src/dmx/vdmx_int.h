@@ -89,6 +89,7 @@ struct vdmx {
 	unsigned int feeds_free;
 	uint16_t head[VDMX_NPIDS];	/* first feed of each PID */
 	uint16_t users[VDMX_NPIDS];	/* feeds of each PID */
+	uint64_t used[(VDMX_NPIDS + 63) / 64];	/* a bit a PID with users */
 	unsigned int npids;		/* PIDs with users */
 	uint32_t gen;
 

@@ -5,14 +5,17 @@
 # requests, queries, tunings and reports (fuzz_satip), and its client's
 # side: replies, RTP, RTCP, SDP, reports, desc.xml, SSDP, the sequence
 # tracker, a frontend's tuning and PID queries (fuzz_satip_client),
-# vtunerd's dvbv5 channel file (fuzz_channels, --satip-channels).
+# vtunerd's dvbv5 channel file (fuzz_channels, --satip-channels), the
+# user-space demux: filters, TS, reads, dvr0 (fuzz_dmx, src/dmx/).
 #   make fuzz-proto [FUZZ_TIME=60]   bounded fuzzing run (also fuzz-simconf,
 #                                    fuzz-config, fuzz-satip,
-#                                    fuzz-satip-client, fuzz-channels)
+#                                    fuzz-satip-client, fuzz-channels,
+#                                    fuzz-dmx)
 #   make fuzz-corpus                 regenerate tests/fuzz/corpus/proto
 # New inputs go to $(B)/fuzz/corpus-NAME; the committed seeds are only read.
 # Needs VTP_SRCS and VTP_HDRS from src/proto/proto.mk, SIM_SRCS from
-# src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk.
+# src/server/sim/sim.mk, VTC_SRCS from src/common/common.mk, VDMX_SRCS
+# and VDMX_HDRS from src/dmx/dmx.mk.
 # SAT>IP's sources are named here: fuzz_satip needs out.c, rtsp.c, query.c,
 # report.c and dvb.c, not the rest of $(SATIP_LIB); fuzz_satip_client those
 # and the client's files, and desc.c (X_SATIPCAP's names) with libsodium.
@@ -77,7 +80,15 @@ $(FUZZ_CHANNELS): tests/fuzz/fuzz_channels.c src/server/channels.c \
 	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_channels.c \
 		src/server/channels.c $(VTC_SRCS) -o $@
 
-.PHONY: fuzz-simconf fuzz-config fuzz-satip fuzz-satip-client fuzz-channels
+FUZZ_DMX := $(B)/fuzz/fuzz_dmx
+
+$(FUZZ_DMX): tests/fuzz/fuzz_dmx.c $(VDMX_SRCS) $(VDMX_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) tests/fuzz/fuzz_dmx.c \
+		$(VDMX_SRCS) -o $@
+
+.PHONY: fuzz-simconf fuzz-config fuzz-satip fuzz-satip-client fuzz-channels \
+	fuzz-dmx
 fuzz-simconf: $(FUZZ_SIMCONF)
 	@mkdir -p $(B)/fuzz/corpus-simconf $(B)/fuzz/artifacts/
 	$(FUZZ_SIMCONF) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
@@ -112,6 +123,12 @@ fuzz-channels: $(FUZZ_CHANNELS)
 		-dict=tests/fuzz/channels.dict \
 		$(B)/fuzz/corpus-channels tests/fuzz/corpus/channels
 
+fuzz-dmx: $(FUZZ_DMX)
+	@mkdir -p $(B)/fuzz/corpus-dmx $(B)/fuzz/artifacts/
+	$(FUZZ_DMX) -max_total_time=$(FUZZ_TIME) -max_len=16384 \
+		-artifact_prefix=$(B)/fuzz/artifacts/dmx- \
+		$(B)/fuzz/corpus-dmx tests/fuzz/corpus/dmx
+
 fuzz-proto: $(FUZZ_PROTO)
 	@mkdir -p $(B)/fuzz/corpus-proto $(B)/fuzz/artifacts/
 	$(FUZZ_PROTO) -max_total_time=$(FUZZ_TIME) -max_len=300000 \
@@ -136,7 +153,7 @@ CHECK_FUZZ_TIME ?= 20
 CHECK_FUZZ_TIME2 ?= 10
 .PHONY: check-fuzz
 check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP) \
-		$(FUZZ_SATIP_CLIENT) $(FUZZ_CHANNELS)
+		$(FUZZ_SATIP_CLIENT) $(FUZZ_CHANNELS) $(FUZZ_DMX)
 	@mkdir -p $(B)/fuzz/artifacts/
 	@run() { \
 		name=$$1; log=$(B)/fuzz/check-$$1.log; \
@@ -152,10 +169,11 @@ check-fuzz: $(FUZZ_PROTO) $(FUZZ_SIMCONF) $(FUZZ_CONFIG) $(FUZZ_SATIP) \
 	  run config $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/config; \
 	  run satip $(CHECK_FUZZ_TIME2) 32768 tests/fuzz/corpus/satip -dict=tests/fuzz/satip.dict; \
 	  run satip_client $(CHECK_FUZZ_TIME2) 70000 tests/fuzz/corpus/satip_client -dict=tests/fuzz/satip_client.dict; \
-	  run channels $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/channels -dict=tests/fuzz/channels.dict; }; \
+	  run channels $(CHECK_FUZZ_TIME2) 65536 tests/fuzz/corpus/channels -dict=tests/fuzz/channels.dict; \
+	  run dmx $(CHECK_FUZZ_TIME2) 16384 tests/fuzz/corpus/dmx; }; \
 	wait; \
 	pass=0; fail=0; \
-	for name in proto simconf config satip satip_client channels; do \
+	for name in proto simconf config satip satip_client channels dmx; do \
 		log=$(B)/fuzz/check-$$name.log; \
 		if [ "$$(cat $(B)/fuzz/check-$$name.rc 2>/dev/null)" = 0 ]; then \
 			echo "ok - fuzz_$$name: $$(grep '^Done' $$log)"; \
