@@ -13,7 +13,7 @@
 
 #define TS_SYNC		0x47
 
-/* ---- CRC_32 of MPEG-2 sections (ISO/IEC 13818-1 annex A) ------------------ */
+/* ---- CRC_32 of MPEG-2 sections (ISO/IEC 13818-1 annex A) ----------------- */
 
 void vdmx_crc_init(uint32_t table[256])
 {
@@ -38,7 +38,7 @@ static uint32_t vdmx_crc32(const struct vdmx *d, const uint8_t *p, size_t len)
 	return c;
 }
 
-/* ---- packets ----------------------------------------------------------------- */
+/* ---- packets ------------------------------------------------------------- */
 
 static uint16_t ts_pid(const uint8_t *pkt)
 {
@@ -58,7 +58,7 @@ static size_t ts_payload(const uint8_t *pkt)
 	return pkt[4] > 182 ? 0 : 183 - (size_t)pkt[4];
 }
 
-/* ---- sections ------------------------------------------------------------------ */
+/* ---- sections ------------------------------------------------------------ */
 
 void vdmx_sec_reset(struct vdmx_filter *f)
 {
@@ -194,7 +194,7 @@ static void sec_packet(struct vdmx_filter *f, const uint8_t *pkt)
 	sec_copy(f, p + 1 + ptr, count - 1 - ptr);
 }
 
-/* ---- dispatch ------------------------------------------------------------------- */
+/* ---- dispatch ------------------------------------------------------------ */
 
 /* Data for a filter's own buffer or dvr0's (dvb_dmxdev_ts_callback()). */
 static void ts_put(struct vdmx *d, struct vdmx_filter *f, const uint8_t *p,
@@ -271,7 +271,7 @@ static void ts_packet(struct vdmx *d, const uint8_t *pkt)
 		ts_feed_packet(d, &d->feeds[i], pkt, true, &dvr_done);
 }
 
-/* ---- input ------------------------------------------------------------------------ */
+/* ---- input --------------------------------------------------------------- */
 
 static void ts_lost_sync(struct vdmx *d, size_t skipped)
 {

@@ -16,7 +16,7 @@
 
 #include "dmx/vdmx_int.h"
 
-/* ---- ring buffers ------------------------------------------------------------ */
+/* ---- ring buffers -------------------------------------------------------- */
 
 static size_t ring_avail(const struct vdmx_ring *r)
 {
@@ -116,7 +116,7 @@ static unsigned int ring_poll(const struct vdmx_ring *r)
 	return mask;
 }
 
-/* ---- the demux ---------------------------------------------------------------- */
+/* ---- the demux ----------------------------------------------------------- */
 
 struct vdmx *vdmx_new(const struct vdmx_config *cfg)
 {
@@ -147,8 +147,9 @@ struct vdmx *vdmx_new(const struct vdmx_config *cfg)
 		vdmx_free(d);
 		return NULL;
 	}
-	for (i = 0; i < d->cfg.max_feeds; i++)
-		d->feeds[i].next = i + 1 < d->cfg.max_feeds ? (uint16_t)(i + 1) : VDMX_NONE;
+	for (i = 0; i + 1 < d->cfg.max_feeds; i++)
+		d->feeds[i].next = (uint16_t)(i + 1);
+	d->feeds[d->cfg.max_feeds - 1].next = VDMX_NONE;
 	d->free_feed = 0;
 	d->feeds_free = d->cfg.max_feeds;
 	for (i = 0; i < VDMX_NPIDS; i++)
@@ -179,7 +180,7 @@ const struct vdmx_stats *vdmx_stats(const struct vdmx *d)
 	return &d->st;
 }
 
-/* ---- readers to wake ---------------------------------------------------------- */
+/* ---- readers to wake ----------------------------------------------------- */
 
 void vdmx_wake(struct vdmx_filter *f)
 {
@@ -237,7 +238,7 @@ bool vdmx_dvr_woken(struct vdmx *d)
 	return w;
 }
 
-/* ---- feeds and the PID set ---------------------------------------------------- */
+/* ---- feeds and the PID set ----------------------------------------------- */
 
 /* A feed of pid for f; the caller made sure one is free. */
 static uint16_t feed_add(struct vdmx *d, struct vdmx_filter *f, uint16_t pid)
@@ -280,12 +281,15 @@ static void feed_del(struct vdmx *d, uint16_t i)
 
 unsigned int vdmx_pids(const struct vdmx *d, uint16_t *out, unsigned int max)
 {
-	unsigned int w, n = 0;
+	unsigned int w, bit, n = 0;
 	uint64_t bits;
 
-	for (w = 0; w < sizeof(d->used) / sizeof(d->used[0]) && n < max; w++)
-		for (bits = d->used[w]; bits && n < max; bits &= bits - 1)
-			out[n++] = (uint16_t)(w * 64 + (unsigned int)__builtin_ctzll(bits));
+	for (w = 0; w < sizeof(d->used) / sizeof(d->used[0]) && n < max; w++) {
+		for (bits = d->used[w]; bits && n < max; bits &= bits - 1) {
+			bit = (unsigned int)__builtin_ctzll(bits);
+			out[n++] = (uint16_t)(w * 64 + bit);
+		}
+	}
 	return d->npids;
 }
 
@@ -294,7 +298,7 @@ uint32_t vdmx_pids_gen(const struct vdmx *d)
 	return d->gen;
 }
 
-/* ---- filters -------------------------------------------------------------------- */
+/* ---- filters ------------------------------------------------------------- */
 
 int vdmx_filter_open(struct vdmx *d, struct vdmx_filter **out)
 {
@@ -653,7 +657,7 @@ void vdmx_get_pes_pids(const struct vdmx *d, uint16_t pids[5])
 	memcpy(pids, d->pes_pids, 5 * sizeof(*pids));
 }
 
-/* ---- time ------------------------------------------------------------------------ */
+/* ---- time ---------------------------------------------------------------- */
 
 unsigned int vdmx_tick(struct vdmx *d, uint64_t now_ms)
 {
@@ -693,7 +697,7 @@ uint64_t vdmx_deadline(const struct vdmx *d)
 	return next;
 }
 
-/* ---- dvr0 ------------------------------------------------------------------------ */
+/* ---- dvr0 ---------------------------------------------------------------- */
 
 int vdmx_dvr_open(struct vdmx *d)
 {
@@ -741,7 +745,7 @@ unsigned int vdmx_dvr_poll(const struct vdmx *d)
 	return d->dvr_open ? ring_poll(&d->dvr) : 0;
 }
 
-/* ---- ioctls ------------------------------------------------------------------------ */
+/* ---- ioctls -------------------------------------------------------------- */
 
 int vdmx_ioctl_size(unsigned int cmd, bool dvr, size_t *in, size_t *out)
 {

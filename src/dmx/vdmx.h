@@ -129,7 +129,7 @@ uint32_t vdmx_pids_gen(const struct vdmx *d);
 
 const struct vdmx_stats *vdmx_stats(const struct vdmx *d);
 
-/* ---- demux0 ---------------------------------------------------------------- */
+/* ---- demux0 -------------------------------------------------------------- */
 
 /*
  * Open demux0: *f is a new filter (allocated, no type).  Returns 0,
@@ -162,12 +162,13 @@ int vdmx_set_filter(struct vdmx_filter *f,
  * to p->output: DMX_OUT_DECODER nowhere (the PID is still asked for),
  * DMX_OUT_TAP the packets' payload to this filter, DMX_OUT_TS_TAP
  * whole packets to dvr0, DMX_OUT_TSDEMUX_TAP whole packets to this
- * filter (another output delivers nothing, as with dvb-core's software
- * demux).  p->pes_type up to DMX_PES_OTHER; below it, a decoder type
- * that one running filter of the demux holds at a time.  p->input is
- * ignored, p->flags but DMX_IMMEDIATE_START too.  A pid or pes_type out
- * of range: -EINVAL, the filter unchanged; else it is stopped and set,
- * and started when asked (returns what vdmx_start() does).
+ * filter; another value is accepted and delivers nothing.  The whole TS
+ * comes in whole packets, DMX_OUT_TAP included.  p->pes_type up to
+ * DMX_PES_OTHER; below it, a decoder type that one running filter of the
+ * demux holds at a time.  p->input is ignored, p->flags but
+ * DMX_IMMEDIATE_START too.  A pid or pes_type out of range: -EINVAL, the
+ * filter unchanged; else it is stopped and set, and started when asked
+ * (returns what vdmx_start() does).
  */
 int vdmx_set_pes_filter(struct vdmx_filter *f,
 			const struct dmx_pes_filter_params *p);
@@ -266,7 +267,7 @@ int vdmx_ioctl_size(unsigned int cmd, bool dvr, size_t *in, size_t *out);
 int vdmx_ioctl(struct vdmx_filter *f, unsigned int cmd, unsigned long value,
 	       void *arg);
 
-/* ---- dvr0 ------------------------------------------------------------------ */
+/* ---- dvr0 ---------------------------------------------------------------- */
 
 /*
  * Open dvr0 for reading (O_RDONLY; the front refuses O_RDWR with

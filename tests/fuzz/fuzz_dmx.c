@@ -225,7 +225,7 @@ static void do_read(struct slot *s, size_t len)
 	}
 }
 
-/* ---- TS from the input ------------------------------------------------------------ */
+/* ---- TS from the input --------------------------------------------------- */
 
 /*
  * Sections from the input on a PID (some longer than any, some with a
@@ -323,7 +323,7 @@ static void feed_packets(struct in *in)
 	vdmx_feed(d, ts, n * TS);
 }
 
-/* ---- the operations ---------------------------------------------------------------- */
+/* ---- the operations ------------------------------------------------------ */
 
 static void op_set_filter(struct slot *s, struct in *in)
 {

@@ -31,7 +31,7 @@
 #define RD		(POLLIN | POLLRDNORM | POLLPRI)
 #define BIG		VDMX_SECTION_MAX
 
-/* ---- TS and sections made here ------------------------------------------------ */
+/* ---- TS and sections made here ------------------------------------------- */
 
 /* CRC_32 of MPEG-2, bit by bit: 0 over a section with its CRC. */
 static uint32_t crc_ref(const uint8_t *p, size_t n)
@@ -165,7 +165,7 @@ static uint16_t pkt_pid(const uint8_t *pkt)
 	return (uint16_t)((pkt[1] & 0x1f) << 8 | pkt[2]);
 }
 
-/* ---- the demux under test ---------------------------------------------------- */
+/* ---- the demux under test ------------------------------------------------ */
 
 static struct vdmx *new_dmx(void)
 {
@@ -251,7 +251,7 @@ static void expect_empty(struct vdmx_filter *f)
 	assert_int_equal(vdmx_filter_read(f, buf, sizeof(buf)), -EAGAIN);
 }
 
-/* ---- sections ------------------------------------------------------------------ */
+/* ---- sections ------------------------------------------------------------ */
 
 static void test_pat(void **state)
 {
@@ -311,7 +311,8 @@ static void test_split(void **state)
 	secs[2] = s3;
 	for (i = 0; i < 12; i++) {
 		secs[3 + i] = small[i];
-		lens[3 + i] = mksec(small[i], 0x46, (uint16_t)(10 + i), 0, 20, (uint8_t)i);
+		lens[3 + i] = mksec(small[i], 0x46, (uint16_t)(10 + i), 0, 20,
+				    (uint8_t)i);
 	}
 	n = psi_pack(ts, 0x11, &cc, secs, lens, 15);
 	assert_int_equal(n, 10);	/* 1770 bytes and 10 pointer fields */
@@ -714,7 +715,7 @@ static void test_overflow(void **state)
 	vdmx_free(d);
 }
 
-/* ---- PES filters and dvr0 --------------------------------------------------- */
+/* ---- PES filters and dvr0 ------------------------------------------------ */
 
 static void test_pes_tap(void **state)
 {
@@ -928,7 +929,7 @@ static void test_decoder(void **state)
 	vdmx_free(d);
 }
 
-/* ---- the PID set, limits, arguments --------------------------------------------- */
+/* ---- the PID set, limits, arguments -------------------------------------- */
 
 static void test_pids(void **state)
 {
@@ -1119,7 +1120,7 @@ static void test_ioctl(void **state)
 	vdmx_free(d);
 }
 
-/* ---- the input -------------------------------------------------------------------- */
+/* ---- the input ----------------------------------------------------------- */
 
 static void test_resync(void **state)
 {
@@ -1198,7 +1199,7 @@ static void test_resync(void **state)
 	vdmx_free(d);
 }
 
-/* ---- vtunerd's simulated TS ------------------------------------------------------ */
+/* ---- vtunerd's simulated TS ---------------------------------------------- */
 
 #define SIM_SECONDS	2
 #define SIM_CHUNK	(7 * TS + 50)
