@@ -127,6 +127,7 @@ unsigned int vdmx_pids(const struct vdmx *d, uint16_t *out, unsigned int max);
 /* Changes whenever the set vdmx_pids() returns changes. */
 uint32_t vdmx_pids_gen(const struct vdmx *d);
 
+/* Counters since vdmx_new(). */
 const struct vdmx_stats *vdmx_stats(const struct vdmx *d);
 
 /* ---- demux0 -------------------------------------------------------------- */
