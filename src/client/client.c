@@ -297,14 +297,15 @@ static void teardown(struct vc_client *c)
 static bool round_run(struct vc_client *c)
 {
 	struct pollfd pfd[MAX_POLL];
-	int n = 0, i_front = -1, i_remote, n_remote;
+	int n = 0, i_front, n_front, i_remote, n_remote;
 	struct signalfd_siginfo si;
 	uint64_t ticks;
 
 	pfd[n++] = (struct pollfd){ .fd = c->sfd, .events = POLLIN };
 	pfd[n++] = (struct pollfd){ .fd = c->tfd, .events = POLLIN };
-	if (c->front->ops->pollfd(c->front, &pfd[n]))
-		i_front = n++;
+	i_front = n;
+	n_front = c->front->ops->pollfds(c->front, pfd + n, MAX_POLL - n);
+	n += n_front;
 	i_remote = n;
 	n_remote = c->remote->ops->pollfds(c->remote, pfd + n, MAX_POLL - n);
 	n += n_remote;
@@ -325,8 +326,7 @@ static bool round_run(struct vc_client *c)
 			vt_debug("timerfd: %s", strerror(errno));
 		c->timer_at = 0;	/* expired: arm it again */
 	}
-	if (i_front >= 0 && pfd[i_front].revents &&
-	    c->front->ops->event(c->front, pfd[i_front].revents) < 0) {
+	if (c->front->ops->events(c->front, pfd + i_front, n_front) < 0) {
 		c->exit_code = 1;
 		return false;
 	}

@@ -24,10 +24,13 @@ struct vc_wanted;
 
 struct vc_front_ops {
 	const char *kind;
-	/* The descriptor to poll now in *p: 1, or 0 for none. */
-	int (*pollfd)(struct vc_front *f, struct pollfd *p);
-	/* After poll(): read the requests; -1 on a fatal error (logged). */
-	int (*event)(struct vc_front *f, short revents);
+	/* The descriptors to poll now (at most max); their count. */
+	int (*pollfds)(struct vc_front *f, struct pollfd *pfd, int max);
+	/*
+	 * After poll(): pfd as pollfds() filled it, with revents; read the
+	 * requests.  -1 on a fatal error (logged).
+	 */
+	int (*events)(struct vc_front *f, const struct pollfd *pfd, int n);
 	/* Describe the adapter as the remote tuner t, named name. */
 	void (*configure)(struct vc_front *f, const struct vtp_tuner *t,
 			  const char *name);

@@ -24,11 +24,11 @@ struct front_ctrl {
 
 #define FC(f) ((struct front_ctrl *)(f))
 
-static int fc_pollfd(struct vc_front *f, struct pollfd *p)
+static int fc_pollfds(struct vc_front *f, struct pollfd *pfd, int max)
 {
-	if (FC(f)->waiting)
+	if (FC(f)->waiting || max < 1)
 		return 0;
-	*p = (struct pollfd){ .fd = FC(f)->ctrl.fd, .events = POLLPRI };
+	*pfd = (struct pollfd){ .fd = FC(f)->ctrl.fd, .events = POLLPRI };
 	return 1;
 }
 
@@ -103,10 +103,15 @@ static void fc_message(struct front_ctrl *fc)
 	vc_client_sec(fc->f.cl, &op);
 }
 
-static int fc_event(struct vc_front *f, short revents)
+static int fc_events(struct vc_front *f, const struct pollfd *pfd, int n)
 {
 	struct front_ctrl *fc = FC(f);
+	short revents;
 	int ret;
+
+	if (n < 1 || !pfd[0].revents)
+		return 0;
+	revents = pfd[0].revents;
 
 	if (revents & (POLLPRI | POLLIN)) {
 		while (!fc->waiting) {
@@ -160,8 +165,8 @@ static void fc_free(struct vc_front *f)
 
 static const struct vc_front_ops fc_ops = {
 	.kind = "module",
-	.pollfd = fc_pollfd,
-	.event = fc_event,
+	.pollfds = fc_pollfds,
+	.events = fc_events,
 	.configure = fc_configure,
 	.status = fc_status,
 	.write_ts = fc_write_ts,

@@ -21,17 +21,19 @@ struct front_sink {
 	int fd;
 };
 
-static int fs_pollfd(struct vc_front *f, struct pollfd *p)
+static int fs_pollfds(struct vc_front *f, struct pollfd *pfd, int max)
 {
 	(void)f;
-	(void)p;
+	(void)pfd;
+	(void)max;
 	return 0;
 }
 
-static int fs_event(struct vc_front *f, short revents)
+static int fs_events(struct vc_front *f, const struct pollfd *pfd, int n)
 {
 	(void)f;
-	(void)revents;
+	(void)pfd;
+	(void)n;
 	return 0;
 }
 
@@ -72,8 +74,8 @@ static void fs_free(struct vc_front *f)
 
 static const struct vc_front_ops fs_ops = {
 	.kind = "sink",
-	.pollfd = fs_pollfd,
-	.event = fs_event,
+	.pollfds = fs_pollfds,
+	.events = fs_events,
 	.configure = fs_configure,
 	.status = fs_status,
 	.write_ts = fs_write_ts,
