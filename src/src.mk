@@ -7,6 +7,13 @@ AVAHI_CFLAGS := -DHAVE_AVAHI $(shell pkg-config --cflags avahi-client)
 AVAHI_LIBS := $(shell pkg-config --libs avahi-client)
 endif
 
+# libfuse3, when installed: vtunerc --cuse (src/client/front_cuse.c,
+# docs/cuse.md).  Probed once.
+ifeq ($(shell pkg-config --exists fuse3 2>/dev/null && echo y),y)
+FUSE_CFLAGS := -DHAVE_CUSE $(shell pkg-config --cflags fuse3)
+FUSE_LIBS := $(shell pkg-config --libs fuse3)
+endif
+
 include src/common/common.mk
 include src/proto/proto.mk
 include src/satip/satip.mk

@@ -270,6 +270,7 @@ static int setup(struct vc_client *c, const struct vc_opts *o)
 		return -1;
 	}
 	c->front = o->sink ? vc_front_sink_new(c, o, &c->want) :
+		   o->cuse ? vc_front_cuse_new(c, o, &c->want) :
 		   vc_front_ctrl_new(c, o, &c->want);
 	if (!c->front)
 		return -1;

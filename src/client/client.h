@@ -16,6 +16,8 @@
 struct vc_opts {
 	const char *device;	/* /dev/vtunercN (NULL with sink) */
 	const char *sink;	/* --sink FILE, or NULL */
+	bool cuse;		/* --cuse: CUSE devices, no module */
+	int cuse_adapter;	/* --cuse-adapter N, -1: the first free from 8 */
 	char host[256];
 	char port[16];
 	int tuner;		/* -t index, -1: first free matching */

@@ -58,6 +58,14 @@ struct vc_front {
 struct vc_front *vc_front_ctrl_new(struct vc_client *cl,
 				   const struct vc_opts *o,
 				   struct vc_wanted *want);
+/*
+ * --cuse: /dev/dvb/adapterN/{frontend0,demux0,dvr0} through CUSE, served
+ * here (front_cuse.c); NULL after logging why (also when vtunerc is built
+ * without libfuse3).
+ */
+struct vc_front *vc_front_cuse_new(struct vc_client *cl,
+				   const struct vc_opts *o,
+				   struct vc_wanted *want);
 /* --sink: TS into a file, tune and PIDs from the options. */
 struct vc_front *vc_front_sink_new(struct vc_client *cl,
 				   const struct vc_opts *o,

@@ -75,6 +75,13 @@ static void usage(FILE *f)
 "                            (default universal: 9750,10600,11700; HIGH 0:\n"
 "                            one LOF, e.g. 5150 for C band)\n"
 "\n"
+"Without the module (docs/cuse.md):\n"
+"      --cuse                create /dev/dvb/adapterN/{frontend0,demux0,dvr0}\n"
+"                            through CUSE (modprobe cuse) and serve them in\n"
+"                            user space instead of the module's adapter\n"
+"      --cuse-adapter N      with --cuse: adapter number N (default: the\n"
+"                            first free one from 8 up)\n"
+"\n"
 "Testing without the module:\n"
 "      --sink FILE           write the TS to FILE (or /dev/null) instead of\n"
 "                            the module, which is not used\n"
@@ -124,7 +131,8 @@ static void usage_error(const char *fmt, ...)
 
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
        OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON, OPT_SATIP, OPT_SATIP_TCP,
-       OPT_SATIP_PORTS, OPT_SATIP_DESC, OPT_SATIP_QUIRKS, OPT_LNB };
+       OPT_SATIP_PORTS, OPT_SATIP_DESC, OPT_SATIP_QUIRKS, OPT_LNB,
+       OPT_CUSE, OPT_CUSE_ADAPTER };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -153,6 +161,8 @@ static const struct option long_opts[] = {
 	{ "satip-desc", required_argument, NULL, OPT_SATIP_DESC },
 	{ "satip-quirks", required_argument, NULL, OPT_SATIP_QUIRKS },
 	{ "lnb", required_argument, NULL, OPT_LNB },
+	{ "cuse", no_argument, NULL, OPT_CUSE },
+	{ "cuse-adapter", required_argument, NULL, OPT_CUSE_ADAPTER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -228,6 +238,7 @@ static struct {
 	struct vc_opts o;
 	const char *server;
 	bool foreground, daemonize, discover, satip_auto;
+	bool device_set;	/* -d given */
 	int verbose;
 	const char *psk_file;
 } O;
@@ -302,6 +313,18 @@ static void handle_opt(int c, const char *arg, void *unused)
 		break;
 	case 'd':
 		O.o.device = arg;
+		O.device_set = true;
+		break;
+	case OPT_CUSE:
+		O.o.cuse = true;
+		break;
+	case OPT_CUSE_ADAPTER:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || !*arg || *end || v < 0 || v > 255)
+			usage_error("--cuse-adapter: '%s': expected 0..255",
+				    arg);
+		O.o.cuse_adapter = v;
 		break;
 	case 't':
 		errno = 0;
@@ -451,6 +474,7 @@ int main(int argc, char **argv)
 
 	O.o.device = "/dev/vtunerc0";
 	O.o.tuner = -1;
+	O.o.cuse_adapter = -1;
 	O.o.lnb = (struct satip_lnb)SATIP_LNB_UNIVERSAL;
 	O.o.pids = calloc(1, sizeof(*O.o.pids));
 	if (!O.o.pids) {
@@ -480,6 +504,15 @@ int main(int argc, char **argv)
 		usage_error("the --satip-* options need --satip");
 	if (op->satip && O.psk_file)
 		usage_error("--psk-file is vtunerd's: SAT>IP has no key");
+	if (op->cuse && (O.device_set || op->sink))
+		usage_error("--cuse excludes --device and --sink");
+	if (op->cuse_adapter >= 0 && !op->cuse)
+		usage_error("--cuse-adapter needs --cuse");
+#ifndef HAVE_CUSE
+	if (op->cuse)
+		usage_error("--cuse: this vtunerc is built without libfuse3 "
+			    "(libfuse3-dev)");
+#endif
 	if ((op->have_tune || op->have_pids) && !op->sink)
 		usage_error("--tune and --pids need --sink (with the module, "
 			    "applications tune)");
@@ -494,7 +527,7 @@ int main(int argc, char **argv)
 			ret = VT_EXIT_OK;
 		goto out;
 	}
-	if (op->sink)
+	if (op->sink || op->cuse)
 		op->device = NULL;
 
 	if (O.psk_file) {
