@@ -1169,8 +1169,9 @@ static void fcu_free(struct vc_front *f)
 		file_unlink(fc, fc->files);
 	}
 	for (i = 0; i < NUM_DEV; i++) {
+		/* not cuse_lowlevel_teardown(): the handlers are gone */
 		if (fc->dev[i].se)
-			cuse_lowlevel_teardown(fc->dev[i].se);
+			fuse_session_destroy(fc->dev[i].se);
 		free(fc->dev[i].buf.mem);
 	}
 	if (fc->tfd >= 0)
