@@ -6,6 +6,7 @@
 # filters and dvr0 with no continuity errors; femon reads the lock; czap
 # locks on DVB-C.
 # vm-timeout: 300
+# vm-cost: 29 26%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT
