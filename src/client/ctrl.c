@@ -62,25 +62,6 @@ void ctrl_close(struct vc_ctrl *c)
 	c->fd = -1;
 }
 
-/* DVBv3 type for the unit of SET_FE_INFO: FE_QPSK means kHz. */
-static enum fe_type fe_type_of(unsigned delsys)
-{
-	if (vt_delsys_is_sat(delsys))
-		return FE_QPSK;
-	switch (delsys) {
-	case SYS_DVBC_ANNEX_A:
-	case SYS_DVBC_ANNEX_C:
-	case SYS_ISDBC:
-		return FE_QAM;
-	case SYS_ATSC:
-	case SYS_ATSCMH:
-	case SYS_DVBC_ANNEX_B:
-		return FE_ATSC;
-	default:
-		return FE_OFDM;
-	}
-}
-
 int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 		   const char *name)
 {
@@ -135,7 +116,7 @@ int ctrl_configure(struct vc_ctrl *c, const struct vtp_tuner *t,
 	}
 	memset(&fi, 0, sizeof(fi));
 	snprintf(fi.name, sizeof(fi.name), "%s", nm);
-	fi.type = fe_type_of(d.delsys[0]);	/* the unit of the limits */
+	fi.type = vt_delsys_fe_type(d.delsys[0]);	/* the unit of the limits */
 	fi.frequency_min = t->freq_min;
 	fi.frequency_max = t->freq_max;
 	fi.frequency_stepsize = t->freq_step;

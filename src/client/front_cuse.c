@@ -290,24 +290,6 @@ static void dmx_after(struct front_cuse *fc)
 
 /* ---- the frontend -------------------------------------------------------- */
 
-static enum fe_type fe_type_of(unsigned int delsys)
-{
-	if (vt_delsys_is_sat(delsys))
-		return FE_QPSK;
-	switch (delsys) {
-	case SYS_DVBC_ANNEX_A:
-	case SYS_DVBC_ANNEX_C:
-	case SYS_ISDBC:
-		return FE_QAM;
-	case SYS_ATSC:
-	case SYS_ATSCMH:
-	case SYS_DVBC_ANNEX_B:
-		return FE_ATSC;
-	default:
-		return FE_OFDM;
-	}
-}
-
 static uint32_t cur_delsys(const struct front_cuse *fc)
 {
 	if (fc->delsys != SYS_UNDEFINED)
@@ -323,7 +305,7 @@ static void fe_info(const struct front_cuse *fc, struct dvb_frontend_info *fi)
 	memset(fi, 0, sizeof(*fi));
 	snprintf(fi->name, sizeof(fi->name), "%s",
 		 fc->configured ? fc->name : "vtuner (not connected)");
-	fi->type = fe_type_of(cur_delsys(fc));
+	fi->type = vt_delsys_fe_type(cur_delsys(fc));
 	if (!fc->configured)
 		return;
 	fi->frequency_min = t->freq_min;
@@ -426,7 +408,7 @@ static void fe_set_v3(struct front_cuse *fc,
 {
 	static const uint32_t bw_hz[] = { 8000000, 7000000, 6000000, 0,
 					  5000000, 10000000, 1712000 };
-	enum fe_type type = fe_type_of(cur_delsys(fc));
+	enum fe_type type = vt_delsys_fe_type(cur_delsys(fc));
 
 	cache_set(fc, DTV_FREQUENCY, p->frequency);
 	cache_set(fc, DTV_INVERSION, p->inversion);
@@ -468,7 +450,7 @@ static void fe_get_v3(const struct front_cuse *fc,
 	memset(p, 0, sizeof(*p));
 	p->frequency = cache_get(fc, DTV_FREQUENCY);
 	p->inversion = cache_get(fc, DTV_INVERSION);
-	switch (fe_type_of(cur_delsys(fc))) {
+	switch (vt_delsys_fe_type(cur_delsys(fc))) {
 	case FE_QPSK:
 		p->u.qpsk.symbol_rate = cache_get(fc, DTV_SYMBOL_RATE);
 		p->u.qpsk.fec_inner = cache_get(fc, DTV_INNER_FEC);

@@ -92,6 +92,24 @@ bool vt_delsys_is_ter(unsigned int delsys)
 	return delsys < ARRAY_SIZE(delsys_tab) && delsys_tab[delsys].kind == TER;
 }
 
+int vt_delsys_fe_type(unsigned int delsys)
+{
+	if (vt_delsys_is_sat(delsys))
+		return FE_QPSK;
+	switch (delsys) {
+	case SYS_DVBC_ANNEX_A:
+	case SYS_DVBC_ANNEX_C:
+	case SYS_ISDBC:
+		return FE_QAM;
+	case SYS_ATSC:
+	case SYS_ATSCMH:
+	case SYS_DVBC_ANNEX_B:
+		return FE_ATSC;
+	default:
+		return FE_OFDM;
+	}
+}
+
 const char *vt_delsys_classic_type(unsigned int delsys)
 {
 	return delsys < ARRAY_SIZE(delsys_tab) ? delsys_tab[delsys].classic :

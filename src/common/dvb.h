@@ -26,6 +26,12 @@ int vt_delsys_parse(const char *name);
 bool vt_delsys_is_sat(unsigned int delsys);
 /* Terrestrial systems (DVB-T/T2, ATSC, ISDB-T...). */
 bool vt_delsys_is_ter(unsigned int delsys);
+/*
+ * The DVBv3 type (enum fe_type) of a delivery system, the unit of
+ * dvb_frontend_info's limits: FE_QPSK (satellite: kHz), FE_QAM, FE_ATSC
+ * or FE_OFDM.
+ */
+int vt_delsys_fe_type(unsigned int delsys);
 
 /* The type string of the 2011 ABI's VTUNER_SET_TYPE ("DVB-S2"), or NULL. */
 const char *vt_delsys_classic_type(unsigned int delsys);
