@@ -211,19 +211,31 @@ static void ts_flush(struct remote_satip *rs)
 	rs->stage_len = 0;
 }
 
+/*
+ * TS of len bytes now is the current tune's (not empty, not of a tuning
+ * before the last PLAY was answered); otherwise it is counted stale.
+ */
+static bool current(struct remote_satip *rs, size_t len)
+{
+	const struct sess *s = rs->s;
+
+	if (!len)
+		return false;
+	if (!s || s->discard || !rs->r.want->have_tune ||
+	    s->have_seq != rs->r.want->tune.seq) {
+		rs->stale += len / 188;
+		return false;
+	}
+	return true;
+}
+
 /* satip_rx's delivery: payloads in order, joined while contiguous. */
 static void deliver(void *arg, const uint8_t *p, size_t len)
 {
 	struct remote_satip *rs = arg;
-	struct sess *s = rs->s;
 
-	if (!len)
+	if (!current(rs, len))
 		return;
-	if (!s || s->discard || !rs->r.want->have_tune ||
-	    s->have_seq != rs->r.want->tune.seq) {
-		rs->stale += len / 188;
-		return;
-	}
 	if (rs->run_len && rs->run + rs->run_len == p) {
 		rs->run_len += len;
 		return;
@@ -238,15 +250,9 @@ static void deliver(void *arg, const uint8_t *p, size_t len)
 static void deliver_copy(void *arg, const uint8_t *p, size_t len)
 {
 	struct remote_satip *rs = arg;
-	struct sess *s = rs->s;
 
-	if (!len)
+	if (!current(rs, len))
 		return;
-	if (!s || s->discard || !rs->r.want->have_tune ||
-	    s->have_seq != rs->r.want->tune.seq) {
-		rs->stale += len / 188;
-		return;
-	}
 	if (rs->stage_len + len > STAGE_CAP)
 		ts_flush(rs);
 	memcpy(rs->stage + rs->stage_len, p, len);
