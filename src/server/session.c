@@ -874,7 +874,15 @@ static void vtd_frontend_op(struct vtd_conn *c, struct vtp_msg *m)
 		if (!keep)
 			err = t->ops->diseqc_burst(t, m->u.value);
 		break;
-	case VTP_DISEQC_MASTER:
+	case VTP_DISEQC_MASTER: {
+		char hex[3 * VTP_DISEQC_MAX + 1] = "";
+		unsigned int i;
+
+		for (i = 0; i < m->u.diseqc.len && i < VTP_DISEQC_MAX; i++)
+			snprintf(hex + 3 * i, sizeof(hex) - 3 * i, " %02x",
+				 m->u.diseqc.msg[i]);
+		vt_info("#%u: tuner %u: FE_DISEQC_SEND_MASTER_CMD%s%s", c->id,
+			 t->info.index, hex, keep ? " (kept: tuner shared)" : "");
 		s->sec.diseqc_len = m->u.diseqc.len;
 		memcpy(s->sec.diseqc, m->u.diseqc.msg, m->u.diseqc.len);
 		if (!keep)
@@ -887,9 +895,12 @@ static void vtd_frontend_op(struct vtd_conn *c, struct vtp_msg *m)
 		else
 			vtd_send_ok(c, m->hdr.reqid);
 		return;
+	}
 	default:
 		return;
 	}
+	vt_info("#%u: tuner %u: %s %u%s", c->id, t->info.index, what, m->u.value,
+		keep ? " (kept: tuner shared)" : "");
 	if (err)
 		vtd_send_error(c, m->hdr.reqid, -err, "%s %u: %s", what,
 			       m->u.value, strerror(-err));

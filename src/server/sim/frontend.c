@@ -124,7 +124,13 @@ static bool vts_sr_ok(uint32_t want, uint32_t have)
 static bool vts_common_ok(const struct vts_transponder *tp,
 			  const struct vts_tune_params *p)
 {
-	if (p->modulation != QAM_AUTO && p->modulation != tp->modulation)
+	/*
+	 * DVB-S has QPSK only, and its demods ignore DTV_MODULATION, which
+	 * a DVBv3 tune leaves as an earlier tune of another system set it
+	 * (dvb-core's cache is the frontend's, not the system's)
+	 */
+	if (tp->delsys != SYS_DVBS && p->modulation != QAM_AUTO &&
+	    p->modulation != tp->modulation)
 		return false;
 	/* DVB-C (J.83 annex A) has no inner code: a cable demod ignores it */
 	if (tp->delsys != SYS_DVBC_ANNEX_A && p->fec != FEC_AUTO &&
