@@ -68,6 +68,7 @@ struct sess {
 	bool established;	/* the handshake is complete */
 	bool attached;		/* DATA_ATTACH answered OK */
 	uint64_t started, hs_deadline, ready_at, next_keepalive;
+	uint64_t awake_since;	/* silence before it does not count */
 	struct vtp_auth_ctx actx;	/* with --psk-file: the handshake */
 	struct req reqs[MAX_REQS];
 	/* the state restored, one SEC command at a time */
@@ -829,13 +830,28 @@ static void keepalive(struct sess *s, uint64_t now)
 	 * load.  A control connection silent for CTRL_DEAD_TIMEOUT is dead
 	 * whatever the data connection does.
 	 */
-	uint64_t heard = s->cc.last_rx;
+	uint64_t heard = s->cc.last_rx, ctrl = s->cc.last_rx;
 
+	/*
+	 * A keepalive more than a period late: this process did not run
+	 * meanwhile (stopped, a frozen VM, a suspend, an overloaded host),
+	 * and what the server sent may not even be read yet.  The silence
+	 * counts from now.
+	 */
+	if (now - s->next_keepalive > KEEPALIVE_PERIOD) {
+		vt_debug("keepalive %.1f s late: silence counts from now",
+			 (now - s->next_keepalive) / 1e9);
+		s->awake_since = now;
+	}
 	if (s->attached && s->dc.fd >= 0 && s->dc.last_rx > heard)
 		heard = s->dc.last_rx;
+	if (s->awake_since > heard)
+		heard = s->awake_since;
+	if (s->awake_since > ctrl)
+		ctrl = s->awake_since;
 	if (now - heard > DEAD_TIMEOUT) {
 		sess_lost(s, "nothing received for %.0f s", DEAD_TIMEOUT / 1e9);
-	} else if (now - s->cc.last_rx > CTRL_DEAD_TIMEOUT) {
+	} else if (now - ctrl > CTRL_DEAD_TIMEOUT) {
 		sess_lost(s, "nothing received on the control connection "
 			  "for %.0f s", CTRL_DEAD_TIMEOUT / 1e9);
 	} else {
