@@ -101,6 +101,12 @@ struct front_cuse {
 	int ev_head, ev_num;
 	bool ev_overflow;
 	fuse_req_t pending;		/* the ioctl the core answers */
+	struct props_job {		/* FE_SET_PROPERTY in steps */
+		struct dtv_property *p;
+		unsigned int num, i;
+		bool waiting;		/* for the core's answer */
+		bool running;		/* in props_run() */
+	} job;
 	uint32_t seq;			/* tunes */
 	struct vtp_prop cache[CACHE_MAX];	/* DTV_* set since DTV_CLEAR */
 	int ncache;
@@ -542,6 +548,62 @@ static void fe_get_prop(const struct front_cuse *fc, struct dtv_property *p)
 }
 
 /*
+ * FE_SET_PROPERTY's properties in order, as dvb-core's
+ * dtv_property_process_set(): most go to the cache; DTV_VOLTAGE and
+ * DTV_TONE are FE_SET_VOLTAGE and FE_SET_TONE, DTV_TUNE the tune, each
+ * sent to the core and waited for (fcu_answer() resumes here, possibly
+ * from within vc_client_sec() or vc_client_tune()).  The request is
+ * answered after the last property.
+ */
+static void props_run(struct front_cuse *fc)
+{
+	struct props_job *j = &fc->job;
+	struct vc_sec_op op;
+	fuse_req_t req = fc->pending;
+
+	j->running = true;
+	while (!j->waiting && j->i < j->num) {
+		const struct dtv_property *p = &j->p[j->i++];
+
+		memset(&op, 0, sizeof(op));
+		switch (p->cmd) {
+		case DTV_CLEAR:
+			fc->ncache = 0;
+			break;
+		case DTV_TUNE:
+			j->waiting = true;
+			fe_tune(fc, req);
+			break;
+		case DTV_VOLTAGE:
+		case DTV_TONE:
+			cache_set(fc, p->cmd, p->u.data);
+			op.type = p->cmd == DTV_VOLTAGE ? VTP_SET_VOLTAGE :
+							  VTP_SET_TONE;
+			op.value = p->u.data;
+			j->waiting = true;
+			fe_sec(fc, req, &op);
+			break;
+		default:
+			if (p->cmd > DTV_MAX_COMMAND ||
+			    (p->cmd >= DTV_STAT_SIGNAL_STRENGTH &&
+			     p->cmd <= DTV_STAT_TOTAL_BLOCK_COUNT) ||
+			    p->cmd == DTV_API_VERSION ||
+			    p->cmd == DTV_ENUM_DELSYS)
+				break;
+			cache_set(fc, p->cmd, p->u.data);
+			break;
+		}
+	}
+	j->running = false;
+	if (j->waiting)
+		return;
+	free(j->p);
+	*j = (struct props_job){ 0 };
+	fc->pending = NULL;
+	fuse_reply_ioctl(req, 0, NULL, 0);
+}
+
+/*
  * FE_SET_PROPERTY, FE_GET_PROPERTY: the struct dtv_properties, then its
  * array, fetched by retries of the unrestricted ioctl.
  */
@@ -553,7 +615,6 @@ static void fe_props(struct front_cuse *fc, fuse_req_t req, unsigned int cmd,
 	struct dtv_property *p;
 	struct iovec iin[2], iout;
 	size_t psize;
-	bool tune = false;
 	unsigned int i;
 
 	if (in_size < sizeof(dp)) {
@@ -593,35 +654,9 @@ static void fe_props(struct front_cuse *fc, fuse_req_t req, unsigned int cmd,
 		fuse_reply_err(req, EPERM);
 		return;
 	}
-	for (i = 0; i < dp.num; i++) {
-		switch (p[i].cmd) {
-		case DTV_CLEAR:
-			fc->ncache = 0;
-			break;
-		case DTV_TUNE:
-			tune = true;
-			break;
-		case DTV_VOLTAGE:
-		case DTV_TONE:
-			/* TODO: as FE_SET_VOLTAGE / FE_SET_TONE */
-			cache_set(fc, p[i].cmd, p[i].u.data);
-			break;
-		default:
-			if (p[i].cmd > DTV_MAX_COMMAND ||
-			    (p[i].cmd >= DTV_STAT_SIGNAL_STRENGTH &&
-			     p[i].cmd <= DTV_STAT_TOTAL_BLOCK_COUNT) ||
-			    p[i].cmd == DTV_API_VERSION ||
-			    p[i].cmd == DTV_ENUM_DELSYS)
-				break;
-			cache_set(fc, p[i].cmd, p[i].u.data);
-			break;
-		}
-	}
-	free(p);
-	if (tune)
-		fe_tune(fc, req);
-	else
-		fuse_reply_ioctl(req, 0, NULL, 0);
+	fc->pending = req;
+	fc->job = (struct props_job){ .p = p, .num = dp.num };
+	props_run(fc);
 }
 
 /* Fixed-size arguments: fetched by a retry; false when one is sent. */
@@ -858,6 +893,17 @@ static void file_close(struct front_cuse *fc, struct cfile *cf)
 		vdmx_filter_close(cf->flt);
 	if (cf->dvr_reader)
 		vdmx_dvr_close(fc->dmx);
+	/*
+	 * The writer gone, dvb-core stops the frontend's thread, which
+	 * switches the LNB off (dvb_powerdown_on_sleep): the same here.
+	 * Nobody waits for the answer.
+	 */
+	if (cf->fe_writer && !fc->pending) {
+		struct vc_sec_op op = { .type = VTP_SET_VOLTAGE,
+					.value = SEC_VOLTAGE_OFF };
+
+		vc_client_sec(fc->f.cl, &op);
+	}
 	file_unlink(fc, cf);
 }
 
@@ -1131,6 +1177,12 @@ static void fcu_answer(struct vc_front *f)
 
 	if (!req)
 		return;
+	if (fc->job.p) {
+		fc->job.waiting = false;
+		if (!fc->job.running)
+			props_run(fc);
+		return;
+	}
 	fc->pending = NULL;
 	fuse_reply_ioctl(req, 0, NULL, 0);
 }
@@ -1140,6 +1192,8 @@ static void fcu_free(struct vc_front *f)
 	struct front_cuse *fc = FCU(f);
 	int i;
 
+	free(fc->job.p);	/* an FE_SET_PROPERTY in steps ends here */
+	fc->job = (struct props_job){ 0 };
 	fcu_answer(f);
 	while (fc->waiters) {
 		fuse_reply_err(fc->waiters->req, EIO);

@@ -5,7 +5,11 @@
  *
  *   vt-fecall [-a ADAPTER] CALL [ARG...]
  *   CALL: status | tone on|off | voltage 13|18|off | highvoltage 0|1 |
- *         burst a|b | diseqc BYTE... | stats
+ *         burst a|b | diseqc BYTE... | stats |
+ *         v5sec 13|18|off on|off (DTV_VOLTAGE and DTV_TONE in one
+ *         FE_SET_PROPERTY, as DVBv5 applications set them) |
+ *         delsys dvbs|dvbs2|dvbt|dvbt2|dvbc (DTV_DELIVERY_SYSTEM alone:
+ *         the system FE_GET_INFO and DVBv3 calls follow)
  * Prints "CALL rc=0 errno=0 (Success) ms=N [value]" and exits 0 when the
  * call succeeded, 1 when it failed, 2 on usage errors.
  */
@@ -31,14 +35,15 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vt-fecall [-a ADAPTER] status | tone on|off | "
 		"voltage 13|18|off | highvoltage 0|1 | burst a|b | "
-		"diseqc BYTE... | stats\n");
+		"diseqc BYTE... | stats | v5sec 13|18|off on|off | "
+		"delsys dvbs|dvbs2|dvbt|dvbt2|dvbc\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct dvb_diseqc_master_cmd cmd = { .msg_len = 0 };
-	struct dtv_property prop[2];
+	struct dtv_property prop[2] = { { 0 } };
 	struct dtv_properties props = { .num = 2, .props = prop };
 	char path[64], extra[64] = "";
 	unsigned long req;
@@ -78,6 +83,33 @@ int main(int argc, char **argv)
 		for (i = 2; i < argc; i++)
 			cmd.msg[cmd.msg_len++] = strtoul(argv[i], NULL, 16);
 		argp = &cmd;
+	} else if (!strcmp(call, "v5sec") && argc == 4) {
+		req = FE_SET_PROPERTY;
+		prop[0].cmd = DTV_VOLTAGE;
+		prop[0].u.data = !strcmp(argv[2], "13") ? SEC_VOLTAGE_13 :
+				 !strcmp(argv[2], "18") ? SEC_VOLTAGE_18 :
+							  SEC_VOLTAGE_OFF;
+		prop[1].cmd = DTV_TONE;
+		prop[1].u.data = !strcmp(argv[3], "on") ? SEC_TONE_ON :
+							  SEC_TONE_OFF;
+		argp = &props;
+	} else if (!strcmp(call, "delsys") && argc == 3) {
+		static const struct { const char *name; unsigned int sys; } ds[] = {
+			{ "dvbs", SYS_DVBS }, { "dvbs2", SYS_DVBS2 },
+			{ "dvbt", SYS_DVBT }, { "dvbt2", SYS_DVBT2 },
+			{ "dvbc", SYS_DVBC_ANNEX_A },
+		};
+
+		req = FE_SET_PROPERTY;
+		props.num = 1;
+		prop[0].cmd = DTV_DELIVERY_SYSTEM;
+		for (i = 0; i < (int)(sizeof(ds) / sizeof(ds[0])); i++)
+			if (!strcmp(argv[2], ds[i].name))
+				break;
+		if (i == (int)(sizeof(ds) / sizeof(ds[0])))
+			usage();
+		prop[0].u.data = ds[i].sys;
+		argp = &props;
 	} else if (!strcmp(call, "stats")) {
 		req = FE_GET_PROPERTY;
 		prop[0].cmd = DTV_STAT_SIGNAL_STRENGTH;

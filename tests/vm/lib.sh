@@ -214,6 +214,30 @@ vtunerc_start() {
 	fail "vtunerc $name did not configure $dev"
 }
 
+# cuse_start NAME ADAPTER ARGS...: vtunerc --cuse in namespace cli serving
+# /dev/dvb/adapterADAPTER through CUSE (no module; docs/cuse.md); waits
+# until the three nodes are there and the adapter is configured.  Skips
+# the test where the guest has no CUSE or vtunerc no libfuse3.
+cuse_start() {
+	local name=$1 a=$2 log i
+	shift 2
+	modprobe cuse 2>/dev/null || skip "no cuse module"
+	[ -c /dev/cuse ] || skip "no /dev/cuse"
+	"$VTUNERC" --cuse --check -s 10.99.0.1 >/dev/null 2>&1 ||
+		skip "vtunerc built without libfuse3"
+	log=${VT_LOGDIR:-$VT_RESULTS}/$name.log
+	ip netns exec cli "$VTUNERC" -f -v --cuse --cuse-adapter "$a" "$@" >"$log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	for i in $(seq 100); do
+		[ -c "/dev/dvb/adapter$a/frontend0" ] && [ -c "/dev/dvb/adapter$a/demux0" ] &&
+			[ -c "/dev/dvb/adapter$a/dvr0" ] && grep -q "is now" "$log" && return 0
+		sleep 0.1
+	done
+	ls -l "/dev/dvb/adapter$a" || true
+	cat "$log"
+	fail "vtunerc --cuse $name did not set up and configure /dev/dvb/adapter$a"
+}
+
 # chain_second_hop: the first client's adapter (adapter0, /dev/vtunerc0)
 # served again by a second vtunerd in namespace cli (10.99.0.2, dvb
 # backend, log srv2.log), and a second vtunerc in namespace srv feeding
