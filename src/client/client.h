@@ -18,6 +18,7 @@ struct vc_opts {
 	const char *sink;	/* --sink FILE, or NULL */
 	bool cuse;		/* --cuse: CUSE devices, no module */
 	int cuse_adapter;	/* --cuse-adapter N, -1: the first free from 8 */
+	const char *user;	/* --user: run as USER once set up, or NULL */
 	char host[256];
 	char port[16];
 	int tuner;		/* -t index, -1: first free matching */

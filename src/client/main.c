@@ -21,6 +21,7 @@
 #include "client/client.h"
 #include "client/discover.h"
 #include "client/net.h"
+#include "client/privs.h"
 #include "client/props.h"
 #include "common/config.h"
 #include "common/daemon.h"
@@ -81,6 +82,9 @@ static void usage(FILE *f)
 "                            user space instead of the module's adapter\n"
 "      --cuse-adapter N      with --cuse: adapter number N (default: the\n"
 "                            first free one from 8 up)\n"
+"      --user USER           run as USER once the devices are open (default\n"
+"                            with --cuse started as root: " VC_CUSE_USER "; root:\n"
+"                            stay root)\n"
 "\n"
 "Testing without the module:\n"
 "      --sink FILE           write the TS to FILE (or /dev/null) instead of\n"
@@ -132,7 +136,7 @@ static void usage_error(const char *fmt, ...)
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
        OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON, OPT_SATIP, OPT_SATIP_TCP,
        OPT_SATIP_PORTS, OPT_SATIP_DESC, OPT_SATIP_QUIRKS, OPT_LNB,
-       OPT_CUSE, OPT_CUSE_ADAPTER };
+       OPT_CUSE, OPT_CUSE_ADAPTER, OPT_USER };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -163,6 +167,7 @@ static const struct option long_opts[] = {
 	{ "lnb", required_argument, NULL, OPT_LNB },
 	{ "cuse", no_argument, NULL, OPT_CUSE },
 	{ "cuse-adapter", required_argument, NULL, OPT_CUSE_ADAPTER },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -317,6 +322,11 @@ static void handle_opt(int c, const char *arg, void *unused)
 		break;
 	case OPT_CUSE:
 		O.o.cuse = true;
+		break;
+	case OPT_USER:
+		if (!*arg)
+			usage_error("--user: a user name or number");
+		O.o.user = arg;
 		break;
 	case OPT_CUSE_ADAPTER:
 		errno = 0;
@@ -529,6 +539,11 @@ int main(int argc, char **argv)
 	}
 	if (op->sink || op->cuse)
 		op->device = NULL;
+	/* CUSE needs root for /dev/cuse only: nobody serves the adapter */
+	if (op->cuse && !op->user && geteuid() == 0)
+		op->user = VC_CUSE_USER;
+	if (op->user && !strcmp(op->user, "root"))
+		op->user = NULL;
 
 	if (O.psk_file) {
 		if (load_psk(&psk) < 0)

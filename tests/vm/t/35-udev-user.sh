@@ -6,7 +6,8 @@
 # DynamicUser and SupplementaryGroups=video) and writes its status file in
 # /run/vtunerc; vtunerctl shows the adapter, its owner, server, tune, lock
 # and bitrate, as text and as JSON.  Without the group the device is
-# refused.
+# refused.  The same rule gives the nodes of a CUSE adapter (vtunerc
+# --cuse, which runs as nobody once /dev/cuse is open) to group video.
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 # udevd and its database go at the end: later tests run without udev
@@ -96,5 +97,28 @@ kill -TERM $w
 wait $w || fail "vt-watch exited with status $?"
 grep -q "^end " watch.log || { cat watch.log; fail "vt-watch"; }
 daemon_stop cli
+
+# No module: vtunerc --cuse, started as root, opens /dev/cuse and goes on
+# as nobody; the rule gives the CUSE adapter's nodes to group video, mode
+# 0660, and an unprivileged member of the group tunes it.
+if modprobe cuse 2>/dev/null && [ -c /dev/cuse ]; then
+	cuse_start cuse 8 -s 10.99.0.1 -t 0
+	udevadm settle --timeout=30 || fail "udevadm settle"
+	for n in frontend0 demux0 dvr0; do
+		got=$(stat -c '%G %a' /dev/dvb/adapter8/$n)
+		log "/dev/dvb/adapter8/$n: $got"
+		[ "$got" = "video 660" ] || fail "/dev/dvb/adapter8/$n is '$got', want 'video 660'"
+	done
+	uid=$(awk '/^Uid:/ { print $2 }' "/proc/$(cat "$VT_RESULTS/cuse.pid")/status")
+	[ "$uid" = $user ] || fail "vtunerc --cuse runs as uid $uid, not nobody's $user"
+	grep "running as" "${VT_LOGDIR:-$VT_RESULTS}/cuse.log"
+	setpriv --reuid=$user --regid=$user --groups="$video" \
+		"$VT_TOOLS/vt-watch" -a 8 -d dvbt -f 506000000 -p 257,258 -o /tmp/crec -T 4 >cwatch.log 2>&1 ||
+		{ cat cwatch.log; fail "vt-watch as uid $user in group video on the CUSE adapter"; }
+	grep -q "lock=1 bytes=[1-9]" cwatch.log || { cat cwatch.log; fail "vt-watch: no lock and TS on the CUSE adapter"; }
+	daemon_stop cuse
+else
+	log "no cuse module: the CUSE part skipped"
+fi
 daemon_stop srv
 exit 0
