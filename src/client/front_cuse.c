@@ -315,7 +315,8 @@ static void fe_info(const struct front_cuse *fc, struct dvb_frontend_info *fi)
 	fi->symbol_rate_min = t->srate_min;
 	fi->symbol_rate_max = t->srate_max;
 	fi->symbol_rate_tolerance = t->srate_tolerance;
-	fi->caps = t->caps;
+	/* as vtunerc.ko: a lost remote is reconnected, the tune replayed */
+	fi->caps = t->caps | FE_CAN_RECOVER;
 }
 
 static void cache_set(struct front_cuse *fc, uint32_t cmd, uint32_t data)
