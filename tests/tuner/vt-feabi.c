@@ -10,19 +10,21 @@
  *   vt-feabi [-a ADAPTER] [-d DELSYS] [-f FREQ] [-b BANDWIDTH_HZ]
  *            [-s SYMBOL_RATE] [-m MODULATION] [-p PID] [-n PACKETS]
  *
- * Lines (all but VALUE and TIME are the same for equal adapters):
+ * Lines (all but ABI, VERSION, VALUE and TIME are the same for equal
+ * adapters):
  *   ABI bits=N dtv_property=N dtv_properties=N set=0x.. get=0x..
  *   INFO name="..." type=N freq_min=N freq_max=N freq_step=N caps=0x..
- *   SET delsys=N freq=N [bw=N] [sr=N] [mod=N]
+ *   SET delsys=N freq=N [bw=N] [sr=N] mod=N
  *   STATUS 0x..                      FE_READ_STATUS at lock
  *   GET DTV_FREQUENCY=N DTV_DELIVERY_SYSTEM=N ... (one FE_GET_PROPERTY)
+ *   VERSION DTV_API_VERSION=0x..     dvb-core's, or CUSE's headers'
  *   ENUM_DELSYS N...                 DTV_ENUM_DELSYS's buffer
  *   STAT NAME len=N scale=N          DTV_STAT_SIGNAL_STRENGTH, _CNR
  *   VALUE NAME N                     their values (noisy)
  *   EMPTY rc=N errno=N               FE_GET_PROPERTY of no properties
  *   FRONTEND freq=N inversion=N      FE_GET_FRONTEND (DVBv3)
  *   DVR pid=N packets=N sync_errors=N other_pids=N
- *   TIME lock_ms=N dvr_ms=N
+ *   TIME lock_ms=N, TIME dvr_ms=N    time to lock, to read the packets
  * Exit 0 when the adapter locked, read back the frequency and delivery
  * system set, lists that system and gave the packets; 1 otherwise; 2 on
  * usage errors.
@@ -263,9 +265,10 @@ int main(int argc, char **argv)
 			break;
 		usleep(100000);
 	}
-	printf("GET DTV_FREQUENCY=%u DTV_DELIVERY_SYSTEM=%u DTV_API_VERSION=0x%x "
-	       "%s=%u\n", p[0].u.data, p[1].u.data, p[5].u.data,
+	printf("GET DTV_FREQUENCY=%u DTV_DELIVERY_SYSTEM=%u %s=%u\n",
+	       p[0].u.data, p[1].u.data,
 	       bw ? "DTV_BANDWIDTH_HZ" : "DTV_SYMBOL_RATE", p[6].u.data);
+	printf("VERSION DTV_API_VERSION=0x%x\n", p[5].u.data);
 	printf("ENUM_DELSYS");
 	for (i = 0; i < p[2].u.buffer.len && i < 32; i++) {
 		printf(" %u", p[2].u.buffer.data[i]);
