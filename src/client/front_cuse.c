@@ -321,7 +321,8 @@ static void fe_info(const struct front_cuse *fc, struct dvb_frontend_info *fi)
 	fi->symbol_rate_min = t->srate_min;
 	fi->symbol_rate_max = t->srate_max;
 	fi->symbol_rate_tolerance = t->srate_tolerance;
-	fi->caps = t->caps;
+	/* as vtunerc.ko: a lost remote is reconnected, the tune replayed */
+	fi->caps = t->caps | FE_CAN_RECOVER;
 }
 
 static void cache_set(struct front_cuse *fc, uint32_t cmd, uint32_t data)
@@ -604,48 +605,146 @@ static void props_run(struct front_cuse *fc)
 }
 
 /*
- * FE_SET_PROPERTY, FE_GET_PROPERTY: the struct dtv_properties, then its
- * array, fetched by retries of the unrestricted ioctl.
+ * A 32-bit application's struct dtv_properties and dtv_property
+ * (FUSE_IOCTL_COMPAT), as dvb-core's compat_dtv_property(ies): the
+ * pointers are 32 bits, so the ioctl numbers differ and an element is 72
+ * bytes, not 76; every field but buffer.reserved2 is where it is natively.
+ * The other ioctls of frontend0, demux0 and dvr0 have the same layout and
+ * numbers in both (dvb-core passes them on unchanged).
  */
-static void fe_props(struct front_cuse *fc, fuse_req_t req, unsigned int cmd,
-		     void *arg, const void *in, size_t in_size,
-		     bool writer)
+struct dtv_property32 {
+	uint32_t cmd;
+	uint32_t reserved[3];
+	union {
+		uint32_t data;
+		struct dtv_fe_stats st;
+		struct {
+			uint8_t data[32];
+			uint32_t len;
+			uint32_t reserved1[3];
+			uint32_t reserved2;
+		} buffer;
+	} u;
+	int result;
+} __attribute__((packed));
+
+struct dtv_properties32 {
+	uint32_t num;
+	uint32_t props;
+};
+
+#define FE_SET_PROPERTY32	_IOW('o', 82, struct dtv_properties32)
+#define FE_GET_PROPERTY32	_IOR('o', 83, struct dtv_properties32)
+
+_Static_assert(sizeof(struct dtv_property32) == 72, "i386's dtv_property");
+_Static_assert(sizeof(struct dtv_properties32) == 8, "i386's dtv_properties");
+
+/*
+ * The struct dtv_properties, then its array, fetched by retries of the
+ * unrestricted ioctl; a 32-bit application's (compat) converted to the
+ * native layout.  NULL when the request is answered (a retry, an error).
+ */
+static struct dtv_property *props_fetch(fuse_req_t req, void *arg,
+					const void *in, size_t in_size,
+					bool get, bool compat,
+					unsigned int *num)
 {
+	size_t hsize = compat ? sizeof(struct dtv_properties32) :
+		       sizeof(struct dtv_properties);
+	size_t esize = compat ? sizeof(struct dtv_property32) :
+		       sizeof(struct dtv_property);
+	const char *src = (const char *)in + hsize;
+	struct dtv_properties32 dp32;
 	struct dtv_properties dp;
+	struct dtv_property32 p32;
 	struct dtv_property *p;
 	struct iovec iin[2], iout;
 	size_t psize;
 	unsigned int i;
 
-	if (in_size < sizeof(dp)) {
-		iin[0] = (struct iovec){ arg, sizeof(dp) };
+	if (in_size < hsize) {
+		iin[0] = (struct iovec){ arg, hsize };
 		fuse_reply_ioctl_retry(req, iin, 1, NULL, 0);
-		return;
+		return NULL;
 	}
-	memcpy(&dp, in, sizeof(dp));
+	if (compat) {
+		memcpy(&dp32, in, sizeof(dp32));
+		dp.num = dp32.num;
+		dp.props = (struct dtv_property *)(uintptr_t)dp32.props;
+	} else {
+		memcpy(&dp, in, sizeof(dp));
+	}
 	if (!dp.num || dp.num > DTV_IOCTL_MAX_MSGS) {
 		fuse_reply_err(req, EINVAL);
-		return;
+		return NULL;
 	}
-	psize = dp.num * sizeof(*p);
-	if (in_size < sizeof(dp) + psize) {
-		iin[0] = (struct iovec){ arg, sizeof(dp) };
+	psize = dp.num * esize;
+	if (in_size < hsize + psize) {
+		iin[0] = (struct iovec){ arg, hsize };
 		iin[1] = (struct iovec){ dp.props, psize };
 		iout = (struct iovec){ dp.props, psize };
-		fuse_reply_ioctl_retry(req, iin, 2, &iout,
-				       cmd == FE_GET_PROPERTY);
-		return;
+		fuse_reply_ioctl_retry(req, iin, 2, &iout, get);
+		return NULL;
 	}
-	p = malloc(psize);
+	p = calloc(dp.num, sizeof(*p));
 	if (!p) {
 		fuse_reply_err(req, ENOMEM);
+		return NULL;
+	}
+	for (i = 0; i < dp.num; i++) {
+		if (!compat) {
+			memcpy(&p[i], src + i * esize, sizeof(*p));
+			continue;
+		}
+		memcpy(&p32, src + i * esize, sizeof(p32));
+		p[i].cmd = p32.cmd;
+		memcpy(p[i].reserved, p32.reserved, sizeof(p32.reserved));
+		memcpy(&p[i].u, &p32.u, sizeof(p32.u));
+		p[i].result = p32.result;
+	}
+	*num = dp.num;
+	return p;
+}
+
+/* FE_GET_PROPERTY's answer: p, converted in place for a 32-bit caller. */
+static void props_reply(fuse_req_t req, struct dtv_property *p,
+			unsigned int num, bool compat)
+{
+	struct dtv_property32 p32;
+	unsigned int i;
+
+	if (!compat) {
+		fuse_reply_ioctl(req, 0, p, num * sizeof(*p));
 		return;
 	}
-	memcpy(p, (const char *)in + sizeof(dp), psize);
+	/* element i goes below p[i + 1]: each is read before it is written */
+	for (i = 0; i < num; i++) {
+		memset(&p32, 0, sizeof(p32));
+		p32.cmd = p[i].cmd;
+		memcpy(p32.reserved, p[i].reserved, sizeof(p32.reserved));
+		memcpy(&p32.u, &p[i].u, sizeof(p32.u));
+		p32.result = p[i].result;
+		memcpy((char *)p + i * sizeof(p32), &p32, sizeof(p32));
+	}
+	fuse_reply_ioctl(req, 0, p, num * sizeof(p32));
+}
+
+/* FE_SET_PROPERTY, FE_GET_PROPERTY, native or of a 32-bit application. */
+static void fe_props(struct front_cuse *fc, fuse_req_t req, unsigned int cmd,
+		     void *arg, const void *in, size_t in_size,
+		     bool writer, bool compat)
+{
+	struct dtv_property *p;
+	unsigned int i, num;
+
+	p = props_fetch(req, arg, in, in_size, cmd == FE_GET_PROPERTY, compat,
+			&num);
+	if (!p)
+		return;
 	if (cmd == FE_GET_PROPERTY) {
-		for (i = 0; i < dp.num; i++)
+		for (i = 0; i < num; i++)
 			fe_get_prop(fc, &p[i]);
-		fuse_reply_ioctl(req, 0, p, psize);
+		props_reply(req, p, num, compat);
 		free(p);
 		return;
 	}
@@ -655,7 +754,7 @@ static void fe_props(struct front_cuse *fc, fuse_req_t req, unsigned int cmd,
 		return;
 	}
 	fc->pending = req;
-	fc->job = (struct props_job){ .p = p, .num = dp.num };
+	fc->job = (struct props_job){ .p = p, .num = num };
 	props_run(fc);
 }
 
@@ -677,7 +776,7 @@ static bool have_args(fuse_req_t req, void *arg, unsigned int cmd,
 
 static void fe_ioctl(struct front_cuse *fc, struct cfile *cf, fuse_req_t req,
 		     unsigned int cmd, void *arg, const void *in,
-		     size_t in_size, size_t out_size)
+		     size_t in_size, size_t out_size, bool compat)
 {
 	unsigned long val = (unsigned long)arg;
 	struct dvb_frontend_info fi;
@@ -690,7 +789,13 @@ static void fe_ioctl(struct front_cuse *fc, struct cfile *cf, fuse_req_t req,
 	int err;
 
 	if (cmd == FE_SET_PROPERTY || cmd == FE_GET_PROPERTY) {
-		fe_props(fc, req, cmd, arg, in, in_size, cf->fe_writer);
+		fe_props(fc, req, cmd, arg, in, in_size, cf->fe_writer, false);
+		return;
+	}
+	if (compat && (cmd == FE_SET_PROPERTY32 || cmd == FE_GET_PROPERTY32)) {
+		cmd = cmd == FE_SET_PROPERTY32 ? FE_SET_PROPERTY :
+		      FE_GET_PROPERTY;
+		fe_props(fc, req, cmd, arg, in, in_size, cf->fe_writer, true);
 		return;
 	}
 	if (!have_args(req, arg, cmd, in_size, out_size))
@@ -987,13 +1092,14 @@ static void cu_ioctl(fuse_req_t req, int cmd, void *arg,
 	size_t in, out;
 	int ret;
 
-	if (flags & FUSE_IOCTL_COMPAT) {
-		/* TODO: 32-bit applications (struct dtv_properties' pointer) */
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
+	/*
+	 * A 32-bit application (FUSE_IOCTL_COMPAT): arg is its pointer or
+	 * value, zero-extended, and retries take its 32-bit addresses.  Only
+	 * FE_SET_PROPERTY and FE_GET_PROPERTY have another layout.
+	 */
 	if (cf->dev->kind == DEV_FE) {
-		fe_ioctl(fc, cf, req, c, arg, in_buf, in_bufsz, out_bufsz);
+		fe_ioctl(fc, cf, req, c, arg, in_buf, in_bufsz, out_bufsz,
+			 flags & FUSE_IOCTL_COMPAT);
 		return;
 	}
 	ret = vdmx_ioctl_size(c, cf->dev->kind == DEV_DVR, &in, &out);
