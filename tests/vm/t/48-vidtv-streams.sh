@@ -110,7 +110,9 @@ stream() {
 	log "$s: VDR"
 	n=0
 	[ ! -e "$VDR_SYSLOG" ] || n=$(wc -l <"$VDR_SYSLOG")
-	vdr_start vdr "$a" vdr-channels.conf "UpdateChannels = 0"
+	# VDR's -D counts the adapters it finds in /dev/dvb, in order
+	vdr_start vdr "$(($(ls /dev/dvb | sort -V | grep -nx "adapter$a" | cut -d: -f1) - 1))" \
+		vdr-channels.conf "UpdateChannels = 0"
 	# VDR's first second: the PMT not read yet (see above), a ring
 	# buffer overflow at times under TCG, with a local card as well
 	ts_receive http://127.0.0.1:3000/TS/1 "$secs" "$rec/$s-vdr.ts" 2 ||
@@ -145,36 +147,42 @@ vtunerd_start srv --adapter 0 -l 10.99.0.1:5911
 vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
 dvb-fe-tool -a 1 | head -n 1
 stream 1 vtuner
+# the same through a CUSE adapter (no module: vtunerc --cuse, adapter8)
+daemon_stop cli
+cuse_start cuse 8 -s 10.99.0.1 -t 0
+stream 8 cuse
 
 # VLC's recording has its MP2 made from vidtv's audio
 ffprobe -v error -show_streams -of compact "$rec/direct-vlc.ts" >vlc.probe || true
 grep -q "codec_type=audio" vlc.probe || fail "VLC: directly, no audio: no baseline"
 failed=()
-for app in dvblast mumudvb vdr vlc; do
-	log "compare $app: vidtv directly and through vtunerd"
-	ignore="" ref="" ccok=0 clock=512
-	case $app in
-	vdr)
-		ignore=273
-		ccok=$(($(cat direct-vdr.dropped) + $(cat vtuner-vdr.dropped)))
-		;;
-	vlc) clock=0 ;;
-	esac
-	case $app in
-	dvblast | mumudvb) ref="273 $(vidtv_ref "direct-$app") $(vidtv_ref "vtuner-$app")" ;;
-	esac
-	# dvblast remakes the PCR-only packets: vidtv's EIT is its clock
-	[ "$app" != dvblast ] || clock=18
-	TS_COMPARE_REF=$ref TS_COMPARE_CLOCK=$clock TS_COMPARE_CC_OK=$ccok \
-		ts_compare "$rec/direct-$app.ts" "$rec/vtuner-$app.ts" "$ignore" |
-		tee "$app.cmp" || failed+=("$app")
+for side in vtuner cuse; do
+	for app in dvblast mumudvb vdr vlc; do
+		log "compare $app: vidtv directly and through vtunerd, $side adapter"
+		ignore="" ref="" ccok=0 clock=512
+		case $app in
+		vdr)
+			ignore=273
+			ccok=$(($(cat direct-vdr.dropped) + $(cat $side-vdr.dropped)))
+			;;
+		vlc) clock=0 ;;
+		esac
+		case $app in
+		dvblast | mumudvb) ref="273 $(vidtv_ref "direct-$app") $(vidtv_ref "$side-$app")" ;;
+		esac
+		# dvblast remakes the PCR-only packets: vidtv's EIT is its clock
+		[ "$app" != dvblast ] || clock=18
+		TS_COMPARE_REF=$ref TS_COMPARE_CLOCK=$clock TS_COMPARE_CC_OK=$ccok \
+			ts_compare "$rec/direct-$app.ts" "$rec/$side-$app.ts" "$ignore" |
+			tee "$side-$app.cmp" || failed+=("$side:$app")
+	done
 done
 # the audio (VLC's MP2 on a PID of its own) is there, directly at least
 for app in dvblast mumudvb; do
-	grep -q "^ *273 *[1-9]" "$app.cmp" || fail "$app: directly, no audio PID 273: no baseline"
+	grep -q "^ *273 *[1-9]" "vtuner-$app.cmp" || fail "$app: directly, no audio PID 273: no baseline"
 done
 grep "SET_PIDS\|PID filter" "${VT_LOGDIR:-$VT_RESULTS}/cli.log" | sort | uniq -c | head -n 5 || true
 [ ${#failed[@]} = 0 ] ||
 	fail "through vtunerd, these streams differ from vidtv's own: ${failed[*]}"
-daemon_stop cli
+daemon_stop cuse
 daemon_stop srv
