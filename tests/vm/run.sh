@@ -108,7 +108,16 @@ for t in "$@"; do
 	tests+=("$t")
 done
 [ ${#tests[@]} -gt 0 ] || die "no tests in $testdir"
-[ -n "$timeout" ] || timeout=$((120 + 330 * ${#tests[@]}))
+# the whole run's bound: each test's own (its "# vm-timeout:" line, at
+# least 330 s, as guest.sh gives it) and two minutes for the boot
+if [ -z "$timeout" ]; then
+	timeout=120
+	for t in "${tests[@]}"; do
+		m=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$testdir/$t.sh" | head -n 1)
+		[ "${m:-0}" -gt 330 ] || m=330
+		timeout=$((timeout + m))
+	done
+fi
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, not '$timeout'"
 
 [[ $shard =~ ^[A-Za-z0-9._-]*$ ]] || die "bad shard name '$shard'"

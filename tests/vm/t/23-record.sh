@@ -1,6 +1,7 @@
 #!/bin/bash
 # dvbv5-zap -r records exactly the injected packets of the PIDs it asked
 # for, and those PIDs reached the client as MSG_PIDLIST.
+# vm-cost: 16 17%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 

@@ -14,6 +14,7 @@
 # reserved bits are set, as the standard wants (mpeg_pmt_section_codec()
 # returns NULL; checked on the host with the library alone), so gnutv
 # never adds the programme's PES filters (the same with a local card).
+# vm-cost: 60 13%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {

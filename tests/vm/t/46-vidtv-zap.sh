@@ -19,7 +19,7 @@
 # Then tzap, gnutv and czap again on a CUSE adapter (vtunerc --cuse,
 # adapter8, no module), held against vidtv directly in the same way
 # (dvbv5-zap does not see CUSE adapters: docs/cuse.md).
-# vm-cost: 96 16%
+# vm-cost: 180 25%
 # vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

@@ -11,7 +11,7 @@
 # least 90 % of the packets of the direct run; every PID the churn
 # filters must deliver there as it does directly.  Last, a vtunerd that
 # can open no filter at all: vtunerc reports the PIDs not delivered.
-# vm-cost: 70 18%
+# vm-cost: 66 16%
 # vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

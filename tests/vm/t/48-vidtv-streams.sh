@@ -33,7 +33,7 @@
 # that VDR's comparison leaves the audio out (its stream is still PAT,
 # SDT, EIT, PMT and PCR, five PID filters set through VDR's device; the
 # audio through VDR is 49-chain-vdr's business).
-# vm-cost: 113 26%
+# vm-cost: 170 29%
 # vm-timeout: 420
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"

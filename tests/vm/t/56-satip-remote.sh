@@ -11,6 +11,7 @@
 #   by SSDP (--satip auto); vtunerc --discover lists it;
 # * the server saw the queries a SAT>IP client must send (msys, mtype,
 #   src=2, pol, sr, fec...).
+# vm-cost: 79 16%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT

@@ -12,7 +12,7 @@
 #   DVBv5     DTV_VOLTAGE and DTV_TONE in one FE_SET_PROPERTY reach the
 #             server as FE_SET_VOLTAGE and FE_SET_TONE (vt-fecall v5sec)
 # vm-timeout: 300
-# vm-cost: 29 26%
+# vm-cost: 38 23%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 trap netns_cleanup EXIT
