@@ -114,6 +114,7 @@ struct front_cuse {
 
 	/* demux0, dvr0 */
 	struct vdmx *dmx;
+	bool fed;			/* TS fed since the last dmx_after() */
 	uint32_t pids_gen;
 	struct vtp_pids *pids;
 };
@@ -281,6 +282,7 @@ static void dmx_after(struct front_cuse *fc)
 	struct vdmx_filter *flt;
 	unsigned int n;
 
+	fc->fed = false;
 	while ((flt = vdmx_woken(fc->dmx)))
 		wake(fc, DEV_DMX, flt);
 	if (vdmx_dvr_woken(fc->dmx))
@@ -1183,6 +1185,9 @@ static int fcu_pollfds(struct vc_front *f, struct pollfd *pfd, int max)
 	struct front_cuse *fc = FCU(f);
 	int i, n = 0;
 
+	/* the readers and pollers of what this round's TS brought */
+	if (fc->fed)
+		dmx_after(fc);
 	for (i = 0; i < NUM_DEV && n < max; i++) {
 		pfd[n].fd = fuse_session_fd(fc->dev[i].se);
 		/* frontend0's calls one at a time, as dvb-core's semaphore */
@@ -1272,7 +1277,12 @@ static int fcu_write_ts(struct vc_front *f, const uint8_t *data, size_t len)
 
 	vdmx_tick(fc->dmx, now_ms());
 	vdmx_feed(fc->dmx, data, len);
-	dmx_after(fc);
+	/*
+	 * Woken readers are answered once a loop round (fcu_pollfds()), not
+	 * after each frame: a round may bring many, and each answer is a
+	 * system call and, for a blocking read, a copy more.
+	 */
+	fc->fed = true;
 	return 0;
 }
 
