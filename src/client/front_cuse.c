@@ -967,7 +967,8 @@ static void cu_ioctl(fuse_req_t req, int cmd, void *arg,
 		return;
 	}
 	memset(argbuf, 0, sizeof(argbuf));
-	memcpy(argbuf, in_buf, in);
+	if (in)		/* in_buf is NULL for an ioctl without input */
+		memcpy(argbuf, in_buf, in);
 	vdmx_tick(fc->dmx, now_ms());
 	if (cf->dev->kind == DEV_DVR) {
 		ret = vdmx_dvr_ioctl(fc->dmx, c, (unsigned long)arg);
