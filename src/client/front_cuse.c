@@ -660,11 +660,14 @@ static void fe_ioctl(struct front_cuse *fc, struct cfile *cf, fuse_req_t req,
 	}
 	if (!have_args(req, arg, cmd, in_size, out_size))
 		return;
-	/* dvb-core: a read-only open may only read */
+	/*
+	 * dvb-core: a read-only open may only read, and not take the tuning
+	 * application's events (FE_GET_EVENT)
+	 */
 	if (!cf->fe_writer && cmd != FE_GET_INFO && cmd != FE_READ_STATUS &&
 	    cmd != FE_READ_BER && cmd != FE_READ_SIGNAL_STRENGTH &&
 	    cmd != FE_READ_SNR && cmd != FE_READ_UNCORRECTED_BLOCKS &&
-	    cmd != FE_GET_EVENT && cmd != FE_GET_FRONTEND) {
+	    cmd != FE_GET_FRONTEND) {
 		fuse_reply_err(req, EPERM);
 		return;
 	}
