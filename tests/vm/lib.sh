@@ -214,6 +214,25 @@ vtunerc_start() {
 	fail "vtunerc $name did not configure $dev"
 }
 
+# vtunerc_cuse_start NAME ADAPTER ARGS...: vtunerc --cuse (docs/cuse.md)
+# in namespace cli serving /dev/dvb/adapterADAPTER, no module; waits until
+# its three nodes are there and it configured the adapter.
+vtunerc_cuse_start() {
+	local name=$1 n=$2 log
+	shift 2
+	log=${VT_LOGDIR:-$VT_RESULTS}/$name.log
+	ip netns exec cli "$VTUNERC" -f -v --cuse --cuse-adapter "$n" "$@" >"$log" 2>&1 &
+	echo $! >"$VT_RESULTS/$name.pid"
+	for _ in $(seq 150); do
+		[ -c "/dev/dvb/adapter$n/frontend0" ] && [ -c "/dev/dvb/adapter$n/demux0" ] &&
+			[ -c "/dev/dvb/adapter$n/dvr0" ] && grep -q "is now" "$log" && return 0
+		kill -0 "$(cat "$VT_RESULTS/$name.pid")" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$log"
+	fail "vtunerc $name did not serve /dev/dvb/adapter$n through CUSE"
+}
+
 # chain_second_hop: the first client's adapter (adapter0, /dev/vtunerc0)
 # served again by a second vtunerd in namespace cli (10.99.0.2, dvb
 # backend, log srv2.log), and a second vtunerc in namespace srv feeding
