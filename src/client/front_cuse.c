@@ -802,11 +802,14 @@ static void fe_ioctl(struct front_cuse *fc, struct cfile *cf, fuse_req_t req,
 	}
 	if (!have_args(req, arg, cmd, in_size, out_size))
 		return;
-	/* dvb-core: a read-only open may only read */
+	/*
+	 * dvb-core: a read-only open may only read, and not take the tuning
+	 * application's events (FE_GET_EVENT)
+	 */
 	if (!cf->fe_writer && cmd != FE_GET_INFO && cmd != FE_READ_STATUS &&
 	    cmd != FE_READ_BER && cmd != FE_READ_SIGNAL_STRENGTH &&
 	    cmd != FE_READ_SNR && cmd != FE_READ_UNCORRECTED_BLOCKS &&
-	    cmd != FE_GET_EVENT && cmd != FE_GET_FRONTEND) {
+	    cmd != FE_GET_FRONTEND) {
 		fuse_reply_err(req, EPERM);
 		return;
 	}
@@ -1121,7 +1124,8 @@ static void cu_ioctl(fuse_req_t req, int cmd, void *arg,
 		return;
 	}
 	memset(argbuf, 0, sizeof(argbuf));
-	memcpy(argbuf, in_buf, in);
+	if (in)		/* in_buf is NULL for an ioctl without input */
+		memcpy(argbuf, in_buf, in);
 	vdmx_tick(fc->dmx, now_ms());
 	if (cf->dev->kind == DEV_DVR) {
 		ret = vdmx_dvr_ioctl(fc->dmx, c, (unsigned long)arg);

@@ -56,6 +56,12 @@ fi
 expect 1 "vt-classic: $T/none: open" "vt-classic reports open errors" -- "$BIN/vt-classic" -d "$T/none"
 expect 0 "operations .*seed 7" "vt-fuzz without devices terminates" -- \
 	"$BIN/vt-fuzz" --iterations 100 --seed 7 --dev "$T/none" --adapter "$T/none"
+# node threads and processes on nodes that take anything (/dev/null)
+mkdir "$T/null"
+for f in frontend0 demux0 dvr0; do ln -s /dev/null "$T/null/$f"; done
+expect 0 "operations .*anomalies 0, processes [1-9]" "vt-fuzz node threads and processes" -- \
+	"$BIN/vt-fuzz" --threads node --nodes 2 --procs 2 --iterations 3000 --duration 1 \
+	--seed 7 --adapter "$T/null"
 
 # ---- vt-testtuner main loop against the LD_PRELOAD mock device ---------
 if [ -f "$BIN/mockdev.so" ]; then

@@ -11,7 +11,8 @@ TUNER_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread
 TUNER_TOOLS := $(TUNER_B)/vt-testtuner $(TUNER_B)/vt-classic \
 	       $(TUNER_B)/vt-fuzz $(TUNER_B)/vt-tscheck $(TUNER_B)/vt-fecall \
 	       $(TUNER_B)/vt-watch $(TUNER_B)/vt-dmxfail $(TUNER_B)/vt-pidchurn \
-	       $(TUNER_B)/vt-dmxguard $(TUNER_B)/vt-bigwrite $(TUNER_B)/vt-feabi
+	       $(TUNER_B)/vt-dmxguard $(TUNER_B)/vt-bigwrite $(TUNER_B)/vt-feabi \
+	       $(TUNER_B)/vt-block
 
 # 32-bit builds of vt-classic and vt-feabi: only when the compiler can
 # build and link 32-bit programs (gcc-multilib, libc6-dev-i386); skipped
@@ -59,6 +60,10 @@ $(TUNER_B)/vt-pidchurn: $(TUNER_DIR)/vt-pidchurn.c
 	$(CC) $(TUNER_CFLAGS) -o $@ $<
 
 $(TUNER_B)/vt-fecall: $(TUNER_DIR)/vt-fecall.c
+	@mkdir -p $(@D)
+	$(CC) $(TUNER_CFLAGS) -o $@ $<
+
+$(TUNER_B)/vt-block: $(TUNER_DIR)/vt-block.c
 	@mkdir -p $(@D)
 	$(CC) $(TUNER_CFLAGS) -o $@ $<
 

@@ -120,7 +120,9 @@ int main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), "/dev/dvb/adapter%d/frontend0", adapter);
-	fd = open(path, O_RDWR);
+	/* reads need no write access (dvb-core): beside an application */
+	fd = open(path, req == FE_READ_STATUS || req == FE_GET_PROPERTY ?
+		  O_RDONLY : O_RDWR);
 	if (fd < 0) {
 		fprintf(stderr, "vt-fecall: %s: %s\n", path, strerror(errno));
 		return 1;

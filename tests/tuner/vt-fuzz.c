@@ -2,7 +2,8 @@
  * vt-fuzz - concurrent fuzzer for vtunerc.
  *
  *   vt-fuzz --iterations N --seed S [--dev /dev/vtunerc0]
- *	     [--adapter /dev/dvb/adapter0]
+ *	     [--adapter /dev/dvb/adapter0] [--threads LIST] [--nodes N]
+ *	     [--procs N]
  *
  * Threads, each with its own xorshift PRNG seeded from S (the sequence of
  * operations of every thread is reproducible; their interleaving is not):
@@ -24,6 +25,14 @@
  *	     PID removed while other filters take feeds).
  *   answer  answers the messages of the control device: at once, late
  *	     (up to 3 s), never, mangled or twice; uses the extension calls.
+ *   node    (--threads ...,node; --nodes of them) no control device, any
+ *	     adapter (vtunerc --cuse's): random calls on descriptors of
+ *	     frontend0, demux0 and dvr0 opened in any mode: DVB ioctls and
+ *	     random numbers, bad pointers, any dtv_properties; reads,
+ *	     writes and polls of odd sizes; blocking calls that a timer's
+ *	     SIGALRM interrupts; dups and closes.
+ * --procs N processes do what node threads do and are killed (SIGKILL)
+ * after 50-1500 ms, whatever call they are in, and started again.
  * A watchdog interrupts (SIGUSR1) operations blocked for more than 4 s and
  * gives up (exit 4) if one stays blocked longer than --hang-timeout.
  *
@@ -44,6 +53,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/dvb/dmx.h>
@@ -76,13 +88,15 @@ static int workers_left;
 
 enum {
 	C_IOCTL, C_WRITE, C_OPEN, C_CLOSE, C_POLL, C_READ, C_EBUSY,
-	C_MSG, C_ANSWER, C_LATE, C_NEVER, C_MANGLED, C_EINTR, C_ANOMALY, C_NUM
+	C_MSG, C_ANSWER, C_LATE, C_NEVER, C_MANGLED, C_EINTR, C_ANOMALY,
+	C_PROCS, C_KILLED, C_NUM
 };
-static uint64_t counters[C_NUM];
+/* shared with the node processes (proc_shared) */
+static uint64_t *counters;
 static const char *const counter_names[C_NUM] = {
 	"ioctl", "write", "open", "close", "poll", "read", "ebusy",
 	"messages", "answered", "late", "unanswered", "mangled", "interrupted",
-	"anomalies",
+	"anomalies", "processes", "killed",
 };
 
 static void count(int c)
@@ -122,6 +136,7 @@ struct thr {
 	size_t tsbuf_len;
 	uint8_t cc[8];		/* continuity counters of the TS generator */
 	volatile int64_t op_start;	/* 0: idle */
+	int64_t op_start_us;		/* --op-stats */
 	const char *volatile op;
 	int running;
 };
@@ -171,9 +186,55 @@ static void fill_random(struct thr *t, void *p, size_t n)
 		*b++ = (uint8_t)rnd(t);
 }
 
+/* --op-stats: each operation's count and times */
+struct opstat {
+	const char *name;
+	uint64_t n, total_us, max_us;
+};
+static int o_op_stats;
+static struct opstat opstats[96];
+static pthread_mutex_t stat_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void op_stat(const char *name, int64_t us)
+{
+	size_t i;
+
+	pthread_mutex_lock(&stat_lock);
+	for (i = 0; i < ARRAY_SIZE(opstats); i++) {
+		struct opstat *o = &opstats[i];
+
+		if (o->name && o->name != name && strcmp(o->name, name))
+			continue;
+		o->name = name;
+		o->n++;
+		o->total_us += (uint64_t)us;
+		if ((uint64_t)us > o->max_us)
+			o->max_us = (uint64_t)us;
+		break;
+	}
+	pthread_mutex_unlock(&stat_lock);
+}
+
+static int opstat_cmp(const void *a, const void *b)
+{
+	const struct opstat *x = a, *y = b;
+
+	return x->total_us < y->total_us ? 1 : x->total_us > y->total_us ? -1 : 0;
+}
+
 static void begin(struct thr *t, const char *op)
 {
 	t->op = op;
+	if (o_op_stats)
+		t->op_start_us = now_us();
 	__atomic_store_n(&t->op_start, now_ms(), __ATOMIC_RELEASE);
 	if (o_trace) {
 		pthread_mutex_lock(&out_lock);
@@ -184,6 +245,11 @@ static void begin(struct thr *t, const char *op)
 
 static void end(struct thr *t, int ret)
 {
+	int err = errno;
+
+	if (o_op_stats)
+		op_stat(t->op, now_us() - t->op_start_us);
+	errno = err;
 	__atomic_store_n(&t->op_start, 0, __ATOMIC_RELEASE);
 	if (ret < 0 && errno == EINTR)
 		count(C_EINTR);
@@ -1036,6 +1102,560 @@ static void *dmx_thread(void *arg)
 	return NULL;
 }
 
+/* ---- node threads and processes ----------------------------------------- */
+
+/*
+ * Any adapter, with or without the control device (vtunerc --cuse's):
+ * each node thread holds up to NSLOT descriptors of frontend0, demux0 and
+ * dvr0 opened with any access mode and O_NONBLOCK or not, and makes random
+ * calls on them: ioctls of the DVB API and random numbers (sizes and
+ * directions of the _IOC encoding changed), with valid, short, NULL,
+ * unmapped and kernel pointers, dtv_properties with any num and props;
+ * reads and writes of odd sizes, polls; a call that may block has a timer
+ * of 1-300 ms that interrupts it (SIGALRM).  The node processes do the
+ * same and are killed (SIGKILL) after 50-1500 ms, whatever they are in,
+ * and started again.
+ */
+#define NSLOT		6
+#define BIGBUF		(1 << 20)
+#define MAX_NODES	8
+
+enum { N_FE, N_DMX, N_DVR, N_NUM };
+static const char *const node_names[N_NUM] = { "frontend0", "demux0", "dvr0" };
+
+static unsigned int o_nodes = 3;	/* node threads with --threads node */
+static unsigned int o_procs;		/* node processes */
+
+struct nslot {
+	int fd;
+	int node;
+};
+
+struct nstate {
+	struct nslot s[NSLOT];
+	timer_t timer;
+	int have_timer;
+	uint8_t *big;			/* BIGBUF bytes and a PROT_NONE page */
+	char paths[N_NUM][512];
+};
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* no SA_RESTART: the timer interrupts the call */
+static void install_alarm(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* A timer that interrupts the next call of this thread in 1-300 ms. */
+static void arm(struct thr *t, struct nstate *ns)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	long ms = chance(t, 85) ? 1 + rn(t, 10) : 10 + rn(t, 290);
+
+	if (!ns->have_timer)
+		return;
+	its.it_value.tv_sec = ms / 1000;
+	its.it_value.tv_nsec = ms % 1000 * 1000000;
+	timer_settime(ns->timer, 0, &its, NULL);
+}
+
+static void disarm(struct nstate *ns)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+
+	if (ns->have_timer)
+		timer_settime(ns->timer, 0, &its, NULL);
+}
+
+static int nstate_init(struct nstate *ns)
+{
+	struct sigevent sev;
+	int i;
+
+	memset(ns, 0, sizeof(*ns));
+	for (i = 0; i < NSLOT; i++)
+		ns->s[i].fd = -1;
+	for (i = 0; i < N_NUM; i++)
+		snprintf(ns->paths[i], sizeof(ns->paths[i]), "%s/%s", o_adapter,
+			 node_names[i]);
+	ns->big = mmap(NULL, BIGBUF + PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ns->big == MAP_FAILED || mprotect(ns->big + BIGBUF, PAGE, PROT_NONE) < 0)
+		return -1;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGALRM;
+	sev._sigev_un._tid = gettid();
+	ns->have_timer = timer_create(CLOCK_MONOTONIC, &sev, &ns->timer) == 0;
+	return 0;
+}
+
+static void nstate_fini(struct nstate *ns)
+{
+	int i;
+
+	for (i = 0; i < NSLOT; i++) {
+		if (ns->s[i].fd >= 0) {
+			close(ns->s[i].fd);
+			count(C_CLOSE);
+		}
+	}
+	if (ns->have_timer)
+		timer_delete(ns->timer);
+	munmap(ns->big, BIGBUF + PAGE);
+}
+
+static int is_blocking(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && !(fl & O_NONBLOCK);
+}
+
+/* A size for a read or write: the odd ones often. */
+static size_t odd_size(struct thr *t)
+{
+	static const size_t sz[] = {
+		0, 1, 2, 3, 187, 188, 189, 376, 4095, 4096, 4097, 8191, 8192,
+		65535, 65536, 131072, 131073, BIGBUF,
+	};
+
+	return chance(t, 70) ? sz[rn(t, ARRAY_SIZE(sz))] : rn(t, BIGBUF + 1);
+}
+
+struct nioc {
+	const char *name;
+	unsigned long cmd;
+	int node;		/* N_NUM: any */
+};
+
+static const struct nioc node_ioctls[] = {
+#define I(x, n) { #x, (unsigned long)(x), n }
+	I(FE_GET_INFO, N_FE), I(FE_DISEQC_RESET_OVERLOAD, N_FE),
+	I(FE_DISEQC_SEND_MASTER_CMD, N_FE), I(FE_DISEQC_RECV_SLAVE_REPLY, N_FE),
+	I(FE_DISEQC_SEND_BURST, N_FE), I(FE_SET_TONE, N_FE),
+	I(FE_SET_VOLTAGE, N_FE), I(FE_ENABLE_HIGH_LNB_VOLTAGE, N_FE),
+	I(FE_READ_STATUS, N_FE), I(FE_READ_BER, N_FE),
+	I(FE_READ_SIGNAL_STRENGTH, N_FE), I(FE_READ_SNR, N_FE),
+	I(FE_READ_UNCORRECTED_BLOCKS, N_FE), I(FE_SET_FRONTEND, N_FE),
+	I(FE_GET_FRONTEND, N_FE), I(FE_SET_FRONTEND_TUNE_MODE, N_FE),
+	I(FE_GET_EVENT, N_FE), I(FE_DISHNETWORK_SEND_LEGACY_CMD, N_FE),
+	I(FE_SET_PROPERTY, N_FE), I(FE_GET_PROPERTY, N_FE),
+	I(DMX_START, N_DMX), I(DMX_STOP, N_DMX), I(DMX_SET_FILTER, N_DMX),
+	I(DMX_SET_PES_FILTER, N_DMX), I(DMX_SET_BUFFER_SIZE, N_DMX),
+	I(DMX_GET_PES_PIDS, N_DMX), I(DMX_GET_STC, N_DMX),
+	I(DMX_ADD_PID, N_DMX), I(DMX_REMOVE_PID, N_DMX),
+	I(DMX_REQBUFS, N_DMX), I(DMX_QUERYBUF, N_DMX), I(DMX_EXPBUF, N_DMX),
+	I(DMX_QBUF, N_DMX), I(DMX_DQBUF, N_DMX),
+	I(TCGETS, N_NUM), I(FIONREAD, N_NUM),
+#undef I
+};
+
+/* The commands that take a value, not a pointer. */
+static int by_value(unsigned long cmd)
+{
+	return cmd == FE_DISEQC_SEND_BURST || cmd == FE_SET_TONE ||
+	       cmd == FE_SET_VOLTAGE || cmd == FE_ENABLE_HIGH_LNB_VOLTAGE ||
+	       cmd == FE_SET_FRONTEND_TUNE_MODE ||
+	       cmd == FE_DISHNETWORK_SEND_LEGACY_CMD ||
+	       cmd == DMX_SET_BUFFER_SIZE || cmd == FE_DISEQC_RESET_OVERLOAD ||
+	       cmd == DMX_START || cmd == DMX_STOP;
+}
+
+/* dtv_properties whose num the node threads change while others pass it */
+static struct dtv_properties racy_props;
+static struct dtv_property racy_pr[DTV_IOCTL_MAX_MSGS + 1];
+
+static void racy_props_stir(struct thr *t)
+{
+	volatile uint32_t *num = &racy_props.num;
+
+	if (!racy_props.props) {
+		racy_props.props = racy_pr;
+		for (int i = 0; i <= DTV_IOCTL_MAX_MSGS; i++)
+			racy_pr[i].cmd = DTV_STAT_SIGNAL_STRENGTH + i % 8;
+	}
+	*num = rn(t, DTV_IOCTL_MAX_MSGS + 2);
+}
+
+/*
+ * FE_SET_PROPERTY, FE_GET_PROPERTY: struct dtv_properties with a num of
+ * any size and props anywhere.
+ */
+static void *props_arg(struct thr *t)
+{
+	struct dtv_properties *ps = (void *)t->mem;
+	struct dtv_property *pr;
+	uint32_t n;
+
+	if (chance(t, 10)) {
+		racy_props_stir(t);
+		return &racy_props;
+	}
+
+	/* the properties at the end of the RW pages, the header before */
+	n = chance(t, 70) ? 1 + rn(t, 16) : chance(t, 50) ? DTV_IOCTL_MAX_MSGS :
+	    chance(t, 50) ? DTV_IOCTL_MAX_MSGS + 1 : rand_u32(t);
+	pr = (struct dtv_property *)(t->guard - (n <= 100 ? n : 100) * sizeof(*pr));
+	fill_props(t, pr, n <= 100 ? (int)n : 100);
+	if (chance(t, 30))
+		for (uint32_t i = 0; i < n && i < 100; i++)
+			pr[i].cmd = rn(t, 80);
+	ps->num = n;
+	switch (rn(t, 10)) {
+	case 0: ps->props = bad_ptr(t); break;
+	case 1: ps->props = pr + 1; break;	/* the last one in the guard */
+	case 2: ps->num = 0; ps->props = pr; break;
+	default: ps->props = pr; break;
+	}
+	return ps;
+}
+
+/* A valid-ish argument of cmd (size bytes) ending at the guard page. */
+static void *node_arg(struct thr *t, unsigned long cmd, size_t size)
+{
+	uint8_t *p;
+
+	if (size > 2 * PAGE - 64)
+		size = 2 * PAGE - 64;
+	p = edge_buf(t, size ? size : 16);
+	fill_random(t, p, size ? size : 16);
+	if (cmd == DMX_SET_FILTER && chance(t, 70)) {
+		struct dmx_sct_filter_params *f = (void *)p;
+
+		f->pid = rand_pid(t);
+		f->timeout = rn(t, 3) ? 0 : rn(t, 500);
+		f->flags = rn(t, 8);
+	} else if (cmd == DMX_SET_PES_FILTER && chance(t, 70)) {
+		struct dmx_pes_filter_params *f = (void *)p;
+
+		f->pid = rand_pid(t);
+		f->input = rn(t, 3);
+		f->output = rn(t, 5);
+		f->pes_type = rn(t, 25);
+		f->flags = rn(t, 2) ? DMX_IMMEDIATE_START : 0;
+	} else if ((cmd == DMX_ADD_PID || cmd == DMX_REMOVE_PID) && chance(t, 70)) {
+		*(uint16_t *)p = rand_pid(t);
+	} else if (cmd == FE_DISEQC_SEND_MASTER_CMD && chance(t, 70)) {
+		p[6] = (uint8_t)rn(t, 9);	/* msg_len */
+	}
+	if (chance(t, 10) && size > 1)	/* one byte short: into the guard */
+		p++;
+	return p;
+}
+
+static void node_ioctl(struct thr *t, struct nstate *ns, struct nslot *s)
+{
+	const struct nioc *ic = &node_ioctls[rn(t, ARRAY_SIZE(node_ioctls))];
+	unsigned long cmd = ic->cmd;
+	long value = 0;
+	void *arg;
+	int how = rn(t, 100), bad = 0, val = 0, blocking, r;
+	size_t size;
+
+	/* mostly the node's own commands */
+	while (ic->node != N_NUM && ic->node != s->node && chance(t, 80)) {
+		ic = &node_ioctls[rn(t, ARRAY_SIZE(node_ioctls))];
+		cmd = ic->cmd;
+	}
+	if (how < 8)		/* another size */
+		cmd = _IOC(_IOC_DIR(cmd), _IOC_TYPE(cmd), _IOC_NR(cmd),
+			   chance(t, 50) ? rn(t, 64) : rn(t, 1 << 14));
+	else if (how < 12)	/* another direction */
+		cmd = _IOC(rn(t, 4), _IOC_TYPE(cmd), _IOC_NR(cmd), _IOC_SIZE(cmd));
+	else if (how < 20)	/* any 'o' */
+		cmd = _IOC(rn(t, 4), 'o', rn(t, 256), chance(t, 70) ? rn(t, 300) :
+			   rn(t, 1 << 14));
+	else if (how < 24)	/* any type */
+		cmd = _IOC(rn(t, 4), rn(t, 256), rn(t, 256), rn(t, 1 << 14));
+	else if (how < 27)
+		cmd = (uint32_t)rnd(t);
+	size = _IOC_SIZE(cmd);
+	if (cmd == ic->cmd && by_value(cmd)) {
+		val = 1;
+		value = chance(t, 80) ? (long)rn(t, 4) : (long)rand_u32(t);
+		if (cmd == DMX_SET_BUFFER_SIZE && chance(t, 70))
+			value = chance(t, 50) ? 188 * (long)(1 + rn(t, 1000)) : (long)rnd(t);
+	}
+	if (val) {
+		arg = NULL;
+	} else if ((cmd == FE_SET_PROPERTY || cmd == FE_GET_PROPERTY) &&
+		   chance(t, 90)) {
+		arg = props_arg(t);
+	} else if (chance(t, 12)) {
+		arg = bad_ptr(t);
+		bad = 1;
+	} else if (chance(t, 5)) {
+		val = 1;		/* a number where a pointer goes */
+		value = (long)rnd(t);
+		arg = NULL;
+	} else {
+		arg = node_arg(t, cmd, size);
+	}
+	/*
+	 * vtunerc --cuse sees the O_NONBLOCK of the open only (FUSE passes
+	 * no file flags with an ioctl): the timer whatever fcntl() set since
+	 */
+	blocking = cmd == FE_GET_EVENT;
+	if (blocking)
+		arm(t, ns);
+	begin(t, ic->name);
+	r = val ? ioctl(s->fd, cmd, value) : ioctl(s->fd, cmd, arg);
+	end(t, r);
+	if (blocking)
+		disarm(ns);
+	count(C_IOCTL);
+	if (r == 0 && bad && cmd == ic->cmd && (_IOC_DIR(cmd) & _IOC_WRITE) &&
+	    (arg == NULL || arg == (void *)1 || arg == KERNEL_PTR))
+		anomaly("%s: %s(%p) succeeded", node_names[s->node], ic->name, arg);
+}
+
+static void node_read(struct thr *t, struct nstate *ns, struct nslot *s)
+{
+	size_t len = odd_size(t);
+	void *buf;
+	ssize_t r;
+	int blocking = is_blocking(s->fd);
+
+	switch (rn(t, 10)) {
+	case 0:	 buf = bad_ptr(t); break;
+	case 1:	 buf = ns->big + BIGBUF - (len / 2);	/* half in the guard */
+		 break;
+	default: buf = ns->big + BIGBUF - len; break;
+	}
+	if (blocking)
+		arm(t, ns);
+	begin(t, "read");
+	r = read(s->fd, buf, len);
+	end(t, (int)r);
+	if (blocking)
+		disarm(ns);
+	count(C_READ);
+	if (r > (ssize_t)len)
+		anomaly("%s: read of %zu returned %zd", node_names[s->node], len, r);
+}
+
+static void node_write(struct thr *t, struct nstate *ns, struct nslot *s)
+{
+	size_t len;
+	const void *p;
+	ssize_t r;
+
+	if (chance(t, 70)) {
+		len = gen_ts(t, t->tsbuf, t->tsbuf_len);
+		p = t->tsbuf;
+	} else {
+		len = odd_size(t);
+		p = chance(t, 30) ? bad_ptr(t) : ns->big + BIGBUF - len;
+	}
+	begin(t, "write");
+	r = write(s->fd, p, len);
+	end(t, (int)r);
+	count(C_WRITE);
+	if (r > (ssize_t)len)
+		anomaly("%s: write of %zu returned %zd", node_names[s->node], len, r);
+}
+
+static void node_poll(struct thr *t, struct nstate *ns)
+{
+	struct pollfd pfd[NSLOT];
+	int n = 0, i, timeout, r;
+
+	for (i = 0; i < NSLOT; i++) {
+		if (ns->s[i].fd < 0 || chance(t, 40))
+			continue;
+		pfd[n].fd = ns->s[i].fd;
+		pfd[n].events = chance(t, 70) ? POLLIN | POLLPRI : (short)rnd(t);
+		pfd[n].revents = 0;
+		n++;
+	}
+	timeout = chance(t, 80) ? (int)rn(t, 5) : -1;
+	if (timeout < 0)
+		arm(t, ns);
+	begin(t, "poll");
+	r = poll(pfd, n, timeout < 0 && !ns->have_timer ? 100 : timeout);
+	end(t, r);
+	if (timeout < 0)
+		disarm(ns);
+	count(C_POLL);
+}
+
+static void node_op(struct thr *t, struct nstate *ns)
+{
+	struct nslot *s = &ns->s[rn(t, NSLOT)];
+	int op = rn(t, 100), fl;
+
+	if (chance(t, 20)) {
+		racy_props_stir(t);
+		racy_stir(t);
+	}
+
+	if (s->fd < 0) {
+		static const int acc[] = { O_RDONLY, O_WRONLY, O_RDWR, O_ACCMODE };
+		int flags = (chance(t, 95) ? acc[rn(t, 3)] : acc[3]) |
+			    (chance(t, 60) ? O_NONBLOCK : 0) | O_CLOEXEC;
+
+		s->node = (int)rn(t, N_NUM);
+		begin(t, "open");
+		s->fd = open(ns->paths[s->node], flags);
+		end(t, s->fd);
+		count(C_OPEN);
+		if (s->fd < 0 && errno == EBUSY)
+			count(C_EBUSY);
+		return;
+	}
+	if (op < 6) {
+		begin(t, "close");
+		close(s->fd);
+		end(t, 0);
+		count(C_CLOSE);
+		s->fd = -1;
+		return;
+	}
+	if (op < 8) {			/* a second descriptor of the file */
+		struct nslot *d = &ns->s[rn(t, NSLOT)];
+
+		if (d->fd < 0) {
+			d->fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 0);
+			d->node = s->node;
+		}
+		return;
+	}
+	if (op < 12) {
+		fl = fcntl(s->fd, F_GETFL);
+		if (fl >= 0)
+			fcntl(s->fd, F_SETFL, fl ^ O_NONBLOCK);
+		return;
+	}
+	if (op < 55)
+		node_ioctl(t, ns, s);
+	else if (op < 75)
+		node_read(t, ns, s);
+	else if (op < 85)
+		node_write(t, ns, s);
+	else
+		node_poll(t, ns);
+}
+
+static void *node_thread(void *arg)
+{
+	struct thr *t = arg;
+	struct nstate ns;
+
+	if (nstate_init(&ns) < 0)
+		die_errno("node thread setup");
+	for (uint64_t i = 0; i < o_iterations && !stop_all; i++)
+		node_op(t, &ns);
+	nstate_fini(&ns);
+	t->running = 0;
+	return NULL;
+}
+
+/*
+ * The node processes: a spawner, forked before any thread, keeps o_procs
+ * of them, each killed after 50-1500 ms (or ending by itself, its
+ * descriptors left to the kernel) and replaced, until *proc_stop.  A
+ * process that a SIGKILL does not end within --hang-timeout: *proc_hung.
+ */
+struct proc_shared {
+	volatile int stop;
+	volatile int hung;
+	uint64_t counters[C_NUM];
+};
+static struct proc_shared *shared;
+static pid_t spawner = -1;
+
+static void node_child(uint64_t seed)
+{
+	struct thr t;
+	struct nstate ns;
+	uint64_t s = seed;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* the spawner's end */
+	install_alarm();
+	memset(&t, 0, sizeof(t));
+	t.name = "proc";
+	t.rng = splitmix(&s) | 1;
+	t.mem = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t.tsbuf_len = 400 * 188;
+	t.tsbuf = malloc(t.tsbuf_len);
+	if (t.mem == MAP_FAILED || !t.tsbuf || nstate_init(&ns) < 0)
+		_exit(1);
+	t.guard = t.mem + 2 * PAGE;
+	mprotect(t.guard, PAGE, PROT_NONE);
+	/* 20 %: end by itself, its descriptors open */
+	for (uint64_t i = 0, n = chance(&t, 20) ? rn(&t, 2000) : UINT64_MAX;
+	     i < n && !shared->stop; i++)
+		node_op(&t, &ns);
+	_exit(0);
+}
+
+static void spawner_run(void)
+{
+	struct { pid_t pid; int64_t kill_at, killed_at; } p[MAX_NODES];
+	uint64_t rng = o_seed * 0x9e3779b97f4a7c15ULL + 77, gen = 0;
+	pid_t parent = getppid();
+	unsigned int i;
+	int st;
+
+	signal(SIGALRM, SIG_IGN);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	memset(p, 0, sizeof(p));
+	for (;;) {
+		int64_t now = now_ms();
+		int alive = 0;
+
+		if (getppid() != parent)
+			shared->stop = 1;
+		for (i = 0; i < o_procs; i++) {
+			if (p[i].pid > 0 && waitpid(p[i].pid, &st, WNOHANG) == p[i].pid)
+				p[i].pid = 0;
+			if (p[i].pid > 0) {
+				alive++;
+				if (!p[i].killed_at && (shared->stop || now >= p[i].kill_at)) {
+					kill(p[i].pid, SIGKILL);
+					p[i].killed_at = now;
+					__atomic_fetch_add(&shared->counters[C_KILLED], 1,
+							   __ATOMIC_RELAXED);
+				} else if (p[i].killed_at &&
+					   now - p[i].killed_at > (int64_t)o_hang_timeout * 1000) {
+					fprintf(stderr, "%s: a node process killed %d s ago "
+						"is still there (seed %" PRIu64 ")\n",
+						progname, o_hang_timeout, o_seed);
+					shared->hung = 1;
+					_exit(4);
+				}
+				continue;
+			}
+			if (shared->stop)
+				continue;
+			gen++;
+			p[i].killed_at = 0;
+			p[i].kill_at = now + 50 + (int64_t)(splitmix(&rng) % 1450);
+			p[i].pid = fork();
+			if (p[i].pid == 0)
+				node_child(o_seed * 1000003ULL + gen);
+			if (p[i].pid > 0) {
+				alive++;
+				__atomic_fetch_add(&shared->counters[C_PROCS], 1,
+						   __ATOMIC_RELAXED);
+			}
+		}
+		if (shared->stop && !alive)
+			_exit(0);
+		usleep(10000);
+	}
+}
+
 /* ---- answer thread ----------------------------------------------------- */
 
 static void sleep_ms_interruptible(int ms)
@@ -1176,7 +1796,7 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-static struct thr threads[4];
+static struct thr threads[4 + MAX_NODES];
 static int nthreads;
 
 static int setup_thread(struct thr *t, const char *name, int index)
@@ -1207,11 +1827,19 @@ static void usage(FILE *out)
 "  -s, --seed S          PRNG seed (default 1)\n"
 "  -d, --dev DEV         control device (default /dev/vtunerc0)\n"
 "  -a, --adapter DIR     adapter directory (default /dev/dvb/adapter0)\n"
-"      --threads LIST    subset of ctl,fe,dmx,answer (default all)\n"
+"      --threads LIST    subset of ctl,fe,dmx,answer,node (default the\n"
+"                        first four)\n"
+"      --nodes N         node threads (default 3, at most 8): random calls\n"
+"                        on frontend0, demux0 and dvr0, without the\n"
+"                        control device (a CUSE adapter's)\n"
+"      --procs N         node processes (at most 8), each killed after\n"
+"                        50-1500 ms and started again\n"
 "      --duration SEC    stop after SEC seconds even if not done\n"
 "      --hang-timeout SEC  give up (exit 4) when one operation blocks\n"
 "                        longer (default 30)\n"
 "      --trace           print every operation on stderr before it starts\n"
+"      --op-stats        print each operation's count and times at the end\n"
+"                        (of the threads, not the processes)\n"
 "Exit: 0 done, 1 setup error, 2 usage, 3 anomalies, 4 hung operation.\n",
 		progname);
 }
@@ -1228,15 +1856,18 @@ int main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'D' },
 		{ "hang-timeout", required_argument, NULL, 'H' },
 		{ "trace", no_argument, NULL, 't' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "procs", required_argument, NULL, 'P' },
+		{ "op-stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct {
 		const char *name;
 		void *(*fn)(void *);
-	} kinds[4] = {
+	} kinds[5] = {
 		{ "ctl", ctl_thread }, { "fe", fe_thread }, { "dmx", dmx_thread },
-		{ "answer", answer_thread },
+		{ "answer", answer_thread }, { "node", node_thread },
 	};
 	struct sigaction sa;
 	uint64_t v, total = 0;
@@ -1250,7 +1881,10 @@ int main(int argc, char **argv)
 		case 'n':
 		case 's':
 		case 'H':
-			if (parse_u64(optarg, &v) < 0) {
+		case 'N':
+		case 'P':
+			if (parse_u64(optarg, &v) < 0 ||
+			    ((c == 'N' || c == 'P') && v > MAX_NODES)) {
 				fprintf(stderr, "%s: bad number '%s'\n", progname, optarg);
 				return 2;
 			}
@@ -1258,6 +1892,10 @@ int main(int argc, char **argv)
 				o_iterations = v;
 			else if (c == 's')
 				o_seed = v;
+			else if (c == 'N')
+				o_nodes = (unsigned int)v;
+			else if (c == 'P')
+				o_procs = (unsigned int)v;
 			else
 				o_hang_timeout = v < 5 ? 5 : (int)v;
 			break;
@@ -1268,10 +1906,10 @@ int main(int argc, char **argv)
 
 			o_threads = 0;
 			for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				for (i = 0; i < 4; i++)
+				for (i = 0; i < 5; i++)
 					if (!strcmp(tok, kinds[i].name))
 						break;
-				if (i == 4) {
+				if (i == 5) {
 					fprintf(stderr, "%s: --threads: unknown '%s'\n", progname, tok);
 					return 2;
 				}
@@ -1288,6 +1926,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 't': o_trace = 1; break;
+		case 'S': o_op_stats = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1300,24 +1939,42 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;	/* no SA_RESTART: interrupts syscalls */
 	sigaction(SIGUSR1, &sa, NULL);
+	install_alarm();
 	signal(SIGPIPE, SIG_IGN);
 
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		die_errno("mmap");
+	counters = shared->counters;
 	start = now_ms();
 	if (o_duration > 0)
 		deadline = start + (int64_t)(o_duration * 1000);
+	/* before any thread: the spawner forks */
+	if (o_procs) {
+		fflush(NULL);
+		spawner = fork();
+		if (spawner < 0)
+			die_errno("fork");
+		if (spawner == 0)
+			spawner_run();
+	}
 	workers_left = !!(o_threads & 2) + !!(o_threads & 4);	/* fe, dmx */
-	for (i = 0; i < 4; i++) {
-		struct thr *t;
+	for (i = 0; i < 5; i++) {
+		unsigned int k, n = i == 4 ? o_nodes : 1;
 
 		if (!(o_threads & (1U << i)))
 			continue;
-		t = &threads[nthreads++];
-		if (setup_thread(t, kinds[i].name, i) < 0)
-			die_errno("thread setup");
-		t->running = 1;
-		errno = pthread_create(&t->tid, NULL, kinds[i].fn, t);
-		if (errno)
-			die_errno("pthread_create");
+		for (k = 0; k < n; k++) {
+			struct thr *t = &threads[nthreads++];
+
+			if (setup_thread(t, kinds[i].name, i + 8 * (int)k) < 0)
+				die_errno("thread setup");
+			t->running = 1;
+			errno = pthread_create(&t->tid, NULL, kinds[i].fn, t);
+			if (errno)
+				die_errno("pthread_create");
+		}
 	}
 
 	/* watchdog: until every worker (not the answer thread) is done */
@@ -1341,17 +1998,28 @@ int main(int argc, char **argv)
 				pthread_kill(t->tid, SIGUSR1);
 			}
 		}
-		if (hung) {
+		if (hung || shared->hung) {
 			fflush(NULL);
 			_exit(4);
 		}
 		if (deadline >= 0 && now >= deadline)
 			stop_all = 1;
-		if (!busy)
+		/* the node processes alone: until the deadline */
+		if (!busy && (!o_procs || stop_all || deadline < 0))
 			break;
 		usleep(100000);
 	}
 	stop_all = 1;
+	shared->stop = 1;
+	if (spawner > 0) {
+		int st;
+
+		if (waitpid(spawner, &st, 0) == spawner && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 4) {
+			fflush(NULL);
+			_exit(4);
+		}
+	}
 	for (i = 0; i < nthreads; i++) {
 		/* the answer thread may sleep in a late answer: wake it */
 		while (__atomic_load_n(&threads[i].running, __ATOMIC_ACQUIRE)) {
@@ -1377,6 +2045,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < C_NUM; i++)
 		printf("%s%s %" PRIu64, i ? ", " : "", counter_names[i], counters[i]);
 	printf("), %.1f s, seed %" PRIu64 "\n", (now_ms() - start) / 1000.0, o_seed);
+	if (o_op_stats) {
+		qsort(opstats, ARRAY_SIZE(opstats), sizeof(opstats[0]), opstat_cmp);
+		for (i = 0; i < (int)ARRAY_SIZE(opstats) && opstats[i].name; i++)
+			printf("op %-28s n=%-7" PRIu64 " total_ms=%-7" PRIu64
+			       " avg_ms=%-8.2f max_ms=%.1f\n", opstats[i].name,
+			       opstats[i].n, opstats[i].total_us / 1000,
+			       opstats[i].total_us / 1000.0 / (double)opstats[i].n,
+			       opstats[i].max_us / 1000.0);
+	}
 	fflush(stdout);
 	return counters[C_ANOMALY] ? 3 : 0;
 }

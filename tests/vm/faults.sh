@@ -5,11 +5,18 @@
 # watch_start ARGS... starts vt-watch (log watch.log, TS rec.N); then
 # `flowing SINCE SECS`, `nolock FROM TO`, `newseg`, `clean NAME` and
 # `result NAME yes|no T0 T1` (which appends to recovery.txt).
+# FAULTS_FRONT=cuse: the adapter is vtunerc --cuse's (adapter
+# $FAULTS_ADAPTER, 8; no module) instead of the module's adapter 0.
 seg=0
+if [ "${FAULTS_FRONT:-ctrl}" = cuse ]; then
+	FAULTS_ADAPTER=8
+else
+	FAULTS_ADAPTER=0
+fi
 : >recovery.txt
 
 watch_start() {
-	"$VT_TOOLS/vt-watch" "$@" >watch.log 2>&1 &
+	"$VT_TOOLS/vt-watch" -a "$FAULTS_ADAPTER" "$@" >watch.log 2>&1 &
 	watch=$!
 }
 
@@ -26,11 +33,15 @@ faults_server() {
 	fi
 }
 faults_client() {
+	local remote=(-s 10.99.0.1 -t 0)
+
 	if [ "${FAULTS_REMOTE:-vtp}" = satip ]; then
-		vtunerc_start cli /dev/vtunerc0 --satip rtsp://10.99.0.1/ -D dvbt \
-			--status-file "$PWD/cli.status"
+		remote=(--satip rtsp://10.99.0.1/ -D dvbt --status-file "$PWD/cli.status")
+	fi
+	if [ "${FAULTS_FRONT:-ctrl}" = cuse ]; then
+		cuse_start cli "$FAULTS_ADAPTER" "${remote[@]}"
 	else
-		vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
+		vtunerc_start cli /dev/vtunerc0 "${remote[@]}"
 	fi
 }
 
@@ -49,14 +60,20 @@ fault_server_restart() {
 	result server-restart yes "$t0" "$t1"
 }
 
-# faults_setup WATCH_SECS: the module (timeout_ms=$TIMEOUT_MS), the two
+# faults_setup WATCH_SECS: the module (timeout_ms=$TIMEOUT_MS; with
+# FAULTS_FRONT=cuse the cuse module instead), the two
 # namespaces, a one-tuner sim server and its client, and vt-watch on
 # "Sim Local" (DVB-T 506 MHz, video+audio PIDs) for WATCH_SECS s at most
 # (watch_end stops it: a bound under the harness's 300 s, not a schedule
 # that a slow guest could outrun); returns once the TS flows without
 # continuity errors.
 faults_setup() {
-	vt_load timeout_ms="$TIMEOUT_MS"
+	if [ "${FAULTS_FRONT:-ctrl}" = cuse ]; then
+		modprobe cuse 2>/dev/null || skip "no cuse module"
+		[ -c /dev/cuse ] || skip "no /dev/cuse"
+	else
+		vt_load timeout_ms="$TIMEOUT_MS"
+	fi
 	netns_setup
 	faults_server
 	faults_client

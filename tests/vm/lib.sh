@@ -219,7 +219,7 @@ vtunerc_start() {
 # until the three nodes are there and the adapter is configured.  Skips
 # the test where the guest has no CUSE or vtunerc no libfuse3.
 cuse_start() {
-	local name=$1 a=$2 log i
+	local name=$1 a=$2 log
 	shift 2
 	modprobe cuse 2>/dev/null || skip "no cuse module"
 	[ -c /dev/cuse ] || skip "no /dev/cuse"
@@ -228,9 +228,10 @@ cuse_start() {
 	log=${VT_LOGDIR:-$VT_RESULTS}/$name.log
 	ip netns exec cli "$VTUNERC" -f -v --cuse --cuse-adapter "$a" "$@" >"$log" 2>&1 &
 	echo $! >"$VT_RESULTS/$name.pid"
-	for i in $(seq 100); do
+	for _ in $(seq 150); do
 		[ -c "/dev/dvb/adapter$a/frontend0" ] && [ -c "/dev/dvb/adapter$a/demux0" ] &&
 			[ -c "/dev/dvb/adapter$a/dvr0" ] && grep -q "is now" "$log" && return 0
+		kill -0 "$(cat "$VT_RESULTS/$name.pid")" 2>/dev/null || break
 		sleep 0.1
 	done
 	ls -l "/dev/dvb/adapter$a" || true
