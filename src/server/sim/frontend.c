@@ -28,6 +28,18 @@
 #define VTS_SAT_TOL_MAX_KHZ	5000
 #define VTS_PRE_BER_DIV		5000000	/* one bit error in 5e6 */
 
+/*
+ * Tone, voltage, DiSEqC and burst reach the dish: they end a satellite
+ * lock (another band, polarisation or position) and leave a terrestrial
+ * or cable one alone, as a combined frontend's other inputs.
+ */
+static void vts_fe_sec_changed(struct vts_frontend *fe)
+{
+	if (fe->locked && (fe->locked->delsys == SYS_DVBS ||
+			   fe->locked->delsys == SYS_DVBS2))
+		fe->locked = NULL;
+}
+
 void vts_fe_init(struct vts_frontend *fe)
 {
 	memset(fe, 0, sizeof(*fe));
@@ -53,7 +65,7 @@ int vts_fe_set_tone(struct vts_frontend *fe, enum fe_sec_tone_mode tone)
 	if (tone != SEC_TONE_ON && tone != SEC_TONE_OFF)
 		return -EINVAL;
 	fe->tone = tone;
-	fe->locked = NULL;
+	vts_fe_sec_changed(fe);
 	return 0;
 }
 
@@ -62,7 +74,7 @@ int vts_fe_set_voltage(struct vts_frontend *fe, enum fe_sec_voltage v)
 	if (v != SEC_VOLTAGE_13 && v != SEC_VOLTAGE_18 && v != SEC_VOLTAGE_OFF)
 		return -EINVAL;
 	fe->voltage = v;
-	fe->locked = NULL;
+	vts_fe_sec_changed(fe);
 	return 0;
 }
 
@@ -97,7 +109,7 @@ int vts_fe_diseqc(struct vts_frontend *fe, const uint8_t *msg, size_t len)
 	bits = (fe->committed & ~mask) | (msg[3] & mask);
 	fe->committed = bits & 0x0f;
 	fe->position = (fe->committed >> 2) & 3;
-	fe->locked = NULL;
+	vts_fe_sec_changed(fe);
 	return 0;
 }
 
@@ -107,7 +119,7 @@ int vts_fe_burst(struct vts_frontend *fe, enum fe_sec_mini_cmd burst)
 	if (burst != SEC_MINI_A && burst != SEC_MINI_B)
 		return -EINVAL;
 	fe->position = burst == SEC_MINI_A ? 0 : 1;
-	fe->locked = NULL;
+	vts_fe_sec_changed(fe);
 	return 0;
 }
 
