@@ -23,8 +23,12 @@
 # to the sources' backlog of 0.4 s at 80 Mbit/s, counts against it).
 #   satip: the net path with vtunerd's SAT>IP front and vtunerc --satip
 #          (RTP over UDP) instead of vtp
+#   cuse:  the net path into CUSE adapters (vtunerc --cuse, adapters 20 and
+#          up: demux and dvr0 in vtunerc, no module) instead of the
+#          module's; its vtunerc CPU is the whole client side, the
+#          module's demux runs in the kernel (VM busy counts both)
 # BENCH_RATES, BENCH_COUNTS, BENCH_SECS, BENCH_PATHS ("local tcp relay
-# net satip") override the defaults;
+# net satip cuse") override the defaults;
 # BENCH_VTUNERD_B adds the net path once more with another vtunerd binary,
 # BENCH_VTUNERC_B with another vtunerc.
 # (perf record -a -e cpu-clock in the TCG guest was tried: its samples land
@@ -39,14 +43,22 @@ BT=$VT_BUILD/bench
 RATES=${BENCH_RATES:-10000000 40000000 80000000}
 COUNTS=${BENCH_COUNTS:-1 4 16}
 SECS=${BENCH_SECS:-4}
-PATHS=" ${BENCH_PATHS:-local tcp relay net satip} "
+PATHS=" ${BENCH_PATHS:-local tcp relay net satip cuse} "
 FILE_SECS=$((SECS + 4))
 res=$VT_RESULTS/results.txt
 : >"$res"
 say() { echo "$*" | tee -a "$res"; }
 
 vt_load adapters=16
-adapter_of() { awk '/^adapter/{print $NF; exit}' "/proc/vtunerc$1"; }
+# the adapter of reader I: the module's Ith, or with CUSE_BASE set (the
+# cuse path) the CUSE adapter CUSE_BASE + I
+adapter_of() {
+	if [ -n "${CUSE_BASE:-}" ]; then
+		echo $((CUSE_BASE + $1))
+	else
+		awk '/^adapter/{print $NF; exit}' "/proc/vtunerc$1"
+	fi
+}
 grep -m3 . /proc/vtunerc0
 
 # one TS file per rate, and a ts_file transponder for each (DVB-C)
@@ -264,6 +276,8 @@ net_all() {
 	for i in $(seq 0 $((maxk - 1))); do
 		if [ "$label" = satip ]; then
 			vtunerc_start "cli$i" "/dev/vtunerc$i" --satip rtsp://10.99.0.1/ -D dvbc
+		elif [ "$label" = cuse ]; then
+			cuse_start "cli$i" $((CUSE_BASE + i)) -s 10.99.0.1 -t "$i"
 		else
 			vtunerc_start "cli$i" "/dev/vtunerc$i" -s 10.99.0.1 -t "$i"
 		fi
@@ -295,6 +309,9 @@ net_all() {
 }
 case $PATHS in *" net "*) net_all net ;; esac
 case $PATHS in *" satip "*) net_all satip ;; esac
+# cuse: the net path into CUSE adapters (vtunerc --cuse, the demux in
+# vtunerc) instead of the module's
+case $PATHS in *" cuse "*) CUSE_BASE=20 net_all cuse ;; esac
 # BENCH_VTUNERD_B=/path/to/another/vtunerd: the net path again with it
 # (an A/B of two builds in one boot)
 # BENCH_VTUNERC_B=/path/to/another/vtunerc: and with that client (and
