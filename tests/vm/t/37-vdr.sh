@@ -4,7 +4,8 @@
 # the virtual adapter (DVBv5; for DVB-S2 it drives the LNB itself), set its
 # PID filters and read dvr0.  The channel list is dvbv5-scan's, in VDR's
 # format (and a DVB-S2 channel by hand): one of each is streamed.
-# VDR_REMOTE=satip: the tuner is a SAT>IP server's (57-satip-vdr.sh).
+# VDR_REMOTE=satip: the tuner is a SAT>IP server's (57-satip-vdr.sh);
+# VDR_FRONT=cuse: VDR's adapter is a CUSE adapter (64-cuse-vdr.sh).
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 cleanup() {
@@ -26,6 +27,14 @@ if [ "${VDR_REMOTE:-vtp}" = satip ]; then
 		--satip 10.99.0.1:554 --no-announce
 	vtunerc_start cli /dev/vtunerc0 --satip rtsp://10.99.0.1/ \
 		-D dvbs2,dvbs,dvbt,dvbc
+elif [ "${VDR_FRONT:-module}" = cuse ]; then
+	# 64-cuse-vdr.sh: VDR on a CUSE adapter (adapter8, VDR's device 1);
+	# the module's adapter0 only for dvbv5-scan, which does not see CUSE
+	# adapters (docs/cuse.md)
+	vtunerd_start srv --sim --sim-tuners 2 -l 10.99.0.1:5911
+	vtunerc_start scan /dev/vtunerc0 -s 10.99.0.1 -t 1
+	cuse_start cli 8 -s 10.99.0.1 -t 0
+	vdr_device=1
 else
 	vtunerd_start srv --sim --sim-tuners 1 -l 10.99.0.1:5911
 	vtunerc_start cli /dev/vtunerc0 -s 10.99.0.1 -t 0
@@ -61,7 +70,7 @@ cp channels.conf "$d/"
 cp /etc/vdr/sources.conf "$d/"
 echo 127.0.0.1 >"$d/plugins/streamdev-server/streamdevhosts.conf"
 vdr -c "$d" -v "$d/video" --cachedir="$d/cache" -L /usr/lib/vdr/plugins \
-	-P streamdev-server -D 0 --no-kbd -p 0 -E- -l 3 >vdr.out 2>&1 &
+	-P streamdev-server -D "${vdr_device:-0}" --no-kbd -p 0 -E- -l 3 >vdr.out 2>&1 &
 vdr_pid=$!
 for _ in $(seq 100); do
 	ss -ltn | grep -q ":3000 " && break
@@ -105,7 +114,7 @@ stream() {
 		grep -q "^pid=$pid packets=[0-9]\{3,\}" "$n.check" ||
 			fail "$name: the stream lacks PID $pid"
 	done
-	grep -q "locked on $tp" "${VT_LOGDIR:-$VT_RESULTS}/srv.log" ||
+	grep -q "sim0: locked on $tp" "${VT_LOGDIR:-$VT_RESULTS}/srv.log" ||
 		fail "$name: vtunerd did not lock on $tp"
 }
 stream "Sim Kids" "T 506 MHz" 273 274

@@ -18,7 +18,8 @@
 #   czap -r -p        DVB-C, dvr0 read beside it
 # Then tzap, gnutv and czap again on a CUSE adapter (vtunerc --cuse,
 # adapter8, no module), held against vidtv directly in the same way
-# (dvbv5-zap does not see CUSE adapters: docs/cuse.md).
+# (dvbv5-zap does not see CUSE adapters: docs/cuse.md).  dvb-apps' scan
+# finds the same services on all three.
 # vm-cost: 180 25%
 # vm-timeout: 360
 set -euo pipefail
@@ -46,6 +47,7 @@ cat >dvbv5.conf <<'CONF'
 CONF
 echo "Beethoven:474000000:INVERSION_AUTO:BANDWIDTH_8_MHZ:FEC_AUTO:FEC_AUTO:QAM_AUTO:TRANSMISSION_MODE_AUTO:GUARD_INTERVAL_AUTO:HIERARCHY_NONE:0:273:2176" >t.conf
 echo "Beethoven:474000000:INVERSION_AUTO:6900000:FEC_NONE:QAM_AUTO:0:273:2176" >c.conf
+echo "T 474000000 8MHz AUTO AUTO AUTO AUTO AUTO NONE" >scan.init
 
 # record ADAPTER SIDE: every tool on one adapter; SIDE names the files
 record() {
@@ -61,6 +63,11 @@ record() {
 		timeout 60 dvbv5-zap -a "$a" -c dvbv5.conf -P -r -o "$rec/$s-full.ts" -t "$secs" \
 			Beethoven >"$s-full.out" 2>&1 || { tail -n 5 "$s-full.out"; log "$s: dvbv5-zap -P failed"; }
 	fi
+	# dvb-apps' scan: the service list, compared below
+	log "$s: scan"
+	timeout 90 scan -a "$a" scan.init >"$s-scan.out" 2>"$s-scan.log" ||
+		{ tail -n 5 "$s-scan.log"; log "$s: scan failed"; }
+	sort "$s-scan.out" >"$s-scan.sorted"
 	log "$s: tzap -r -p"
 	vidtv_ref_from "$s-tzap" "$secs" "$rec/$s-tzap.ts"
 	timeout 60 tzap -a "$a" -c t.conf -r -p -o "$rec/$s-tzap.ts" -t "$secs" \
@@ -99,6 +106,13 @@ daemon_stop cli
 cuse_start cuse 8 -s 10.99.0.1 -t 0
 record 8 cuse
 
+# scan finds the same services everywhere, Beethoven among them
+cat direct-scan.sorted
+grep -q "^Beethoven:474000000:.*:2176$" direct-scan.sorted || fail "scan: directly, no Beethoven: no baseline"
+for side in vtuner cuse; do
+	diff direct-scan.sorted "$side-scan.sorted" ||
+		fail "scan finds other services through vtunerd ($side adapter) than on vidtv directly"
+done
 failed=()
 for app in zap full tzap gnutv czap cuse-tzap cuse-gnutv cuse-czap; do
 	side=vtuner
