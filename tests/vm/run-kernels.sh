@@ -33,11 +33,11 @@ tests=("$@")
 jobs=${VM_JOBS:-$(($(nproc) + 1))}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-kernels.sh: VM_JOBS: a number, not '$jobs'" >&2; exit 2; }
 # Two shards per kernel: shard0 the tests that keep the CPUs busy, shard1
-# those that mostly wait (busy share below VM_WAIT_BUSY %, default 18:
-# w_scan, and the tests that mostly sleep through timeouts, PID changes
-# and recordings, so that the waiting shards of both kernels, one after
-# the other, take about as long as a busy one).
-wait_busy=${VM_WAIT_BUSY:-18}
+# those that mostly wait (busy share below VM_WAIT_BUSY %, default 21:
+# w_scan, and the tests that mostly sleep through timeouts, PID changes,
+# scans and recordings, so that the waiting shards of both kernels, one
+# after the other, take about as long as a busy one).
+wait_busy=${VM_WAIT_BUSY:-21}
 [[ $wait_busy =~ ^[0-9]+$ ]] || { echo "run-kernels.sh: VM_WAIT_BUSY: a number, not '$wait_busy'" >&2; exit 2; }
 nshards=2
 shard_tests=("" "")

@@ -1,6 +1,7 @@
 #!/bin/bash
 # dvbv5-scan finds the services of a TS injected by the test tuner, with
 # their names and PIDs.
+# vm-cost: 17 20%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 

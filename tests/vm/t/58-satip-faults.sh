@@ -10,7 +10,7 @@
 # (c) vtunerd killed and restarted: the same.
 # The application never restarts and every FE_READ_STATUS returns within
 # timeout_ms.
-# vm-cost: 70 30%
+# vm-cost: 54 20%
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
 FAULTS_REMOTE=satip
