@@ -830,7 +830,8 @@ static void keepalive(struct sess *s, uint64_t now)
 	 * load.  A control connection silent for CTRL_DEAD_TIMEOUT is dead
 	 * whatever the data connection does.
 	 */
-	uint64_t heard = s->cc.last_rx, ctrl = s->cc.last_rx;
+	uint64_t ctrl = s->cc.last_rx;
+	uint64_t heard;
 
 	/*
 	 * A keepalive more than a period late: this process did not run
@@ -843,6 +844,7 @@ static void keepalive(struct sess *s, uint64_t now)
 			 (now - s->next_keepalive) / 1e9);
 		s->awake_since = now;
 	}
+	heard = ctrl;
 	if (s->attached && s->dc.fd >= 0 && s->dc.last_rx > heard)
 		heard = s->dc.last_rx;
 	if (s->awake_since > heard)
