@@ -64,13 +64,20 @@ daemon_stop cli
 sleep 0.3
 cat quirky.stats
 grep "SAT>IP: .* datagrams" "$clog"
-read -r lost lost_ts reord <<<"$(sed -n 's/.*SAT>IP: [0-9]* datagrams, \([0-9]*\) lost (\([0-9]*\) TS packets), \([0-9]*\) reordered.*/\1 \2 \3/p' "$clog" | tail -1)"
+read -r lost lost_ts reord late <<<"$(sed -n 's/.*SAT>IP: [0-9]* datagrams, \([0-9]*\) lost (\([0-9]*\) TS packets), \([0-9]*\) reordered, \([0-9]*\) late.*/\1 \2 \3 \4/p' "$clog" | tail -1)"
 q() { sed -n "s/^$1=//p" quirky.stats; }
 [ "$(q refused)" = 0 ] || fail "quirky refused $(q refused) request(s)"
 [ "$(q dropped)" -gt 10 ] || fail "quirky dropped only $(q dropped) datagrams"
-[ "$lost" = "$(q dropped)" ] || fail "vtunerc reports $lost datagrams lost, quirky dropped $(q dropped)"
-[ "$lost_ts" = "$(q dropped_ts)" ] || fail "vtunerc reports $lost_ts TS packets lost, quirky dropped $(q dropped_ts)"
-[ "$reord" = "$(q reordered)" ] || fail "vtunerc reports $reord reordered, quirky swapped $(q reordered)"
+# A swapped datagram that comes after vtunerc gave its gap up (the guest
+# stalled between the two) is late: counted lost (its TS was not
+# delivered) and not reordered.  A few at most, or the reordering is broken.
+[ "${late:-x}" -le 3 ] || fail "vtunerc reports ${late:-no} late datagrams"
+[ "$((lost - late))" = "$(q dropped)" ] ||
+	fail "vtunerc reports $lost datagrams lost ($late of them late), quirky dropped $(q dropped)"
+[ "$((lost_ts - 7 * late))" = "$(q dropped_ts)" ] ||
+	fail "vtunerc reports $lost_ts TS packets lost ($late datagrams late), quirky dropped $(q dropped_ts)"
+[ "$((reord + late))" = "$(q reordered)" ] ||
+	fail "vtunerc reports $reord reordered and $late late, quirky swapped $(q reordered)"
 # a lost datagram breaks the continuity of its PIDs (two at most here);
 # a swap not undone would add two more errors each
 cc=$(sed -n 's/^total .* cc_errors=\([0-9]*\) .*/\1/p' rec.check)
