@@ -19,8 +19,8 @@
 # Then tzap, gnutv and czap again on a CUSE adapter (vtunerc --cuse,
 # adapter8, no module), held against vidtv directly in the same way
 # (dvbv5-zap does not see CUSE adapters: docs/cuse.md).  dvb-apps' scan
-# finds the same services on all three.
-# vm-cost: 180 25%
+# finds the same services on all three, and femon reads czap's lock.
+# vm-cost: 185 28%
 # vm-timeout: 360
 set -euo pipefail
 . "$VT_ROOT/tests/vm/lib.sh"
@@ -89,6 +89,8 @@ record() {
 	stdbuf -oL czap -a "$a" -c c.conf -r -p Beethoven >"$s-czap.out" 2>&1 &
 	pid=$!
 	dvr_record "$a" "$secs" "$rec/$s-czap.ts"
+	# femon, a second (read-only) opener, reads the lock czap holds
+	timeout 10 femon -a "$a" -c 2 -H >"$s-femon.out" 2>&1 || true
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	grep -q "FE_HAS_LOCK" "$s-czap.out" || { tail -n 5 "$s-czap.out"; log "$s: czap: no lock"; }
@@ -106,6 +108,10 @@ daemon_stop cli
 cuse_start cuse 8 -s 10.99.0.1 -t 0
 record 8 cuse
 
+for side in direct vtuner cuse; do
+	grep -q "FE_HAS_LOCK" "$side-femon.out" ||
+		{ cat "$side-femon.out"; fail "femon does not see czap's lock ($side)"; }
+done
 # scan finds the same services everywhere, Beethoven among them
 cat direct-scan.sorted
 grep -q "^Beethoven:474000000:.*:2176$" direct-scan.sorted || fail "scan: directly, no Beethoven: no baseline"
