@@ -76,10 +76,17 @@ stream() {
 stream 0 module
 stream 8 cuse
 
+# the PIDs of a recording, in order
+pids_of() { "$VT_TOOLS/vt-tscheck" "$1" | sed -n 's/^pid=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' '; }
 failed=()
 for app in dvblast mumudvb; do
 	log "compare $app: the module's adapter (direct) and the CUSE adapter (vtuner)"
-	ts_compare "$rec/module-$app.ts" "$rec/cuse-$app.ts" | tee "$app.cmp" || failed+=("$app")
+	# the same PIDs, the tables that come every few seconds (NIT, EIT,
+	# TDT: 1 to 18 packets in 5 s, where the window's phase alone moves a
+	# count by one) included; their counts are left out of the comparison
+	[ "$(pids_of "$rec/module-$app.ts")" = "$(pids_of "$rec/cuse-$app.ts")" ] ||
+		{ failed+=("$app"); log "$app: PIDs $(pids_of "$rec/module-$app.ts")on the module's adapter, $(pids_of "$rec/cuse-$app.ts")on the CUSE adapter"; }
+	ts_compare "$rec/module-$app.ts" "$rec/cuse-$app.ts" 16,18,20 | tee "$app.cmp" || failed+=("$app")
 	# the programme is there: its video and audio
 	for pid in 257 258; do
 		grep -q "^ *$pid *[1-9]" "$app.cmp" || fail "$app: no PID $pid on the module's adapter: no baseline"
