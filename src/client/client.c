@@ -20,11 +20,11 @@
 #include "client/client.h"
 #include "client/front.h"
 #include "client/monitor.h"
-#include "client/privs.h"
 #include "client/props.h"
 #include "client/remote.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/privs.h"
 #include "vtuner.h"
 
 #define MS			1000000ULL
@@ -343,7 +343,7 @@ int client_run(const struct vc_opts *o, void (*ready)(bool ok))
 	uint64_t now;
 	int ret;
 
-	if (!c || setup(c, o) < 0 || (o->user && vc_privs_drop(o->user) < 0)) {
+	if (!c || setup(c, o) < 0 || (o->user && vt_privs_drop(o->user) < 0)) {
 		if (!c)
 			vt_err("out of memory");
 		else

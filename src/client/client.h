@@ -40,6 +40,9 @@ struct vc_opts {
 	struct satip_lnb lnb;	/* --lnb */
 };
 
+/* whom vtunerc --cuse, started as root, runs as without --user */
+#define VC_CUSE_USER	"nobody"
+
 struct vc_client;
 struct vc_sec_op;
 

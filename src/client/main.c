@@ -21,7 +21,6 @@
 #include "client/client.h"
 #include "client/discover.h"
 #include "client/net.h"
-#include "client/privs.h"
 #include "client/props.h"
 #include "common/config.h"
 #include "common/daemon.h"

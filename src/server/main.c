@@ -7,9 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +19,7 @@
 #include "common/config.h"
 #include "common/daemon.h"
 #include "common/log.h"
+#include "common/privs.h"
 #include "common/text.h"
 #include "server/announce.h"
 #include "server/satip.h"
@@ -214,38 +213,6 @@ static void parse_adapter(const char *arg, struct adapter_spec *a)
 	return;
 bad:
 	usage_error("--adapter: '%s': expected N or N:F (numbers 0..255)", arg);
-}
-
-/* --user: initgroups, setgid, setuid; 0 or -1 (logged). */
-static int drop_privileges(const char *user)
-{
-	struct passwd *pw;
-
-	errno = 0;
-	pw = getpwnam(user);
-	if (!pw) {
-		vt_err("--user %s: %s", user, errno ? strerror(errno) :
-		       "no such user");
-		return -1;
-	}
-	if (geteuid() != 0) {
-		if (pw->pw_uid == geteuid())
-			return 0;
-		vt_err("--user %s: only root can change to another user", user);
-		return -1;
-	}
-	if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0) {
-		vt_err("--user %s: %s", user, strerror(errno));
-		return -1;
-	}
-	if (pw->pw_uid != 0 && (setuid(0) == 0 || geteuid() == 0)) {
-		vt_err("--user %s: could regain root: refusing to run", user);
-		return -1;
-	}
-	vt_notice("running as user %s (uid %u, gid %u)", pw->pw_name,
-		  (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
-	return 0;
 }
 
 static void print_tuners(const struct vtd_tuners *ts)
@@ -551,7 +518,7 @@ int main(int argc, char **argv)
 
 	if (vtd_server_init(&srv, &cfg, &tuners) < 0 ||
 	    (cfg.satip && vtd_satip_init(&srv, cfg.satip) < 0) ||
-	    (O.user && drop_privileges(O.user) < 0))
+	    (O.user && vt_privs_drop(O.user) < 0))
 		goto out_server;
 	/* set up: the parent of --daemon exits 0 */
 	if (O.daemonize && daemon(0, 0) < 0) {

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --user: vtunerc gives up root once the devices that need it are open.
- * vtunerc --cuse opens /dev/cuse (root's), and serves the adapter's calls
- * from then on through that descriptor, so it needs no privilege after
- * the setup: applications talk to it through the kernel, as an
- * unprivileged daemon should be talked to.
+ * --user: a daemon gives up root once what needs it is open.  vtunerc
+ * --cuse, for one, opens /dev/cuse (root's) and serves the adapter's
+ * calls through that descriptor from then on.
  */
 #include <errno.h>
 #include <grp.h>
@@ -13,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client/privs.h"
 #include "common/log.h"
+#include "common/privs.h"
 
-int vc_privs_drop(const char *user)
+int vt_privs_drop(const char *user)
 {
 	struct passwd *pw;
 	char *end;
@@ -50,7 +48,7 @@ int vc_privs_drop(const char *user)
 		vt_err("--user %s: root is still within reach", user);
 		return -1;
 	}
-	vt_info("running as %s (uid %u, gid %u)", pw->pw_name,
-		(unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
+	vt_notice("running as user %s (uid %u, gid %u)", pw->pw_name,
+		  (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
 	return 0;
 }
