@@ -214,6 +214,27 @@ vtunerc_start() {
 	fail "vtunerc $name did not configure $dev"
 }
 
+# san_setup: ASan and UBSan of the daemons started after it report into
+# $SAN_DIR, a directory anyone may write (vtunerc --cuse runs as nobody);
+# san_check LOG...: fails on any report there or sanitizer message in the
+# LOGs (the reports are copied to the results).
+san_setup() {
+	SAN_DIR=$(mktemp -d /tmp/san.XXXXXX)
+	chmod 1777 "$SAN_DIR"
+	export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0:log_path=$SAN_DIR/asan"
+	export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$SAN_DIR/ubsan"
+}
+san_check() {
+	local reports f
+	cp "$SAN_DIR"/* "$VT_RESULTS/" 2>/dev/null || true
+	reports=$(ls "$SAN_DIR"/asan.* "$SAN_DIR"/ubsan.* 2>/dev/null || true)
+	for f in $reports; do echo "--- $f"; head -n 60 "$f"; done
+	[ -z "$reports" ] || fail "sanitizer reports: $reports"
+	! grep -h "runtime error\|AddressSanitizer\|LeakSanitizer" "$@" ||
+		fail "sanitizer messages in $*"
+	log "no sanitizer reports"
+}
+
 # cuse_start NAME ADAPTER ARGS...: vtunerc --cuse in namespace cli serving
 # /dev/dvb/adapterADAPTER through CUSE (no module; docs/cuse.md); waits
 # until the three nodes are there and the adapter is configured.  Skips

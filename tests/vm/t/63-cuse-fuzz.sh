@@ -25,11 +25,7 @@ modprobe cuse 2>/dev/null || skip "no cuse module"
 [ -x "$VTUNERC" ] || fail "sanitizer build missing: make san"
 "$VT_BUILD/client/vtunerc" --cuse --check -s 10.99.0.1 >/dev/null 2>&1 ||
 	skip "vtunerc built without libfuse3"
-# vtunerc --cuse goes on as nobody: its reports go where nobody may write
-san=$(mktemp -d /tmp/san.XXXXXX)
-chmod 1777 "$san"
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0:log_path=$san/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$san/ubsan"
+san_setup
 
 netns_setup
 vtunerd_start srv --sim --sim-tuners 1 --sim-delsys DVBT,DVBT2,DVBC,DVBS,DVBS2 -l 10.99.0.1:5911
@@ -64,10 +60,4 @@ grep -q "^pid=257 packets=[1-9]" rec.check || fail "tzap's recording lacks PID 2
 daemon_stop cli
 [ ! -e "$A/frontend0" ] || fail "frontend0 stays after vtunerc ended"
 daemon_stop srv
-cp "$san"/* "$VT_RESULTS/" 2>/dev/null || true
-reports=$(ls "$san"/asan.* "$san"/ubsan.* 2>/dev/null || true)
-for f in $reports; do echo "--- $f"; head -n 60 "$f"; done
-[ -z "$reports" ] || fail "sanitizer reports: $reports"
-! grep -h "runtime error\|AddressSanitizer\|LeakSanitizer" cli.log ||
-	fail "sanitizer messages in vtunerc's log"
-log "no sanitizer reports"
+san_check cli.log
