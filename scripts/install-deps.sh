@@ -12,7 +12,7 @@ PKGS=(
 	dvb-tools dvb-apps w-scan dvblast mumudvb vdr vdr-plugin-streamdev-server ffmpeg iproute2
 	vdr-plugin-satip w-scan-cpp
 	vlc-bin vlc-plugin-base curl libcmocka-dev pkg-config
-	libdvbpsi-dev libavahi-client-dev libsodium-dev libfuse3-dev avahi-daemon avahi-utils
+	libdvbpsi-dev libavahi-client-dev libsodium-dev libgcrypt20-dev libfuse3-dev avahi-daemon avahi-utils
 	mandoc dkms systemd dbus debhelper dh-dkms lintian
 )
 

@@ -26,6 +26,7 @@ struct vc_opts {
 	int num_delsys;
 	const char *name;	/* --name: adapter name instead of "X @ host" */
 	const struct vtp_psk *psk;	/* --psk-file, or NULL */
+	bool seal_ocb;		/* with psk: ask for VTP_FEAT_SEAL_OCB */
 	const char *status_file;	/* --status-file, NULL: default */
 	bool have_tune;		/* --tune (sink mode) */
 	struct vtp_tune tune;

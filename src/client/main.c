@@ -52,6 +52,11 @@ static void usage(FILE *f)
 "                            others); a server that cannot prove the key\n"
 "                            is refused; every frame of the session is\n"
 "                            then encrypted and authenticated\n"
+"      --cipher NAME         with --psk-file, the cipher to ask for: auto\n"
+"                            (the default: aes-256-ocb when this CPU has\n"
+"                            AES instructions, else chacha20-poly1305),\n"
+"                            aes-256-ocb or chacha20-poly1305; the server\n"
+"                            grants AES-256-OCB or falls back to ChaCha20\n"
 "      --discover            list the servers announced on the network and\n"
 "                            their tuners, and the SAT>IP servers, then exit\n"
 "\n"
@@ -135,7 +140,7 @@ static void usage_error(const char *fmt, ...)
 enum { OPT_DISCOVER = 256, OPT_SINK, OPT_TUNE, OPT_PIDS, OPT_CHECK,
        OPT_STATUS_FILE, OPT_PSK_FILE, OPT_DAEMON, OPT_SATIP, OPT_SATIP_TCP,
        OPT_SATIP_PORTS, OPT_SATIP_DESC, OPT_SATIP_QUIRKS, OPT_LNB,
-       OPT_CUSE, OPT_CUSE_ADAPTER, OPT_USER };
+       OPT_CUSE, OPT_CUSE_ADAPTER, OPT_USER, OPT_CIPHER };
 
 #define SHORT_OPTS "s:d:t:D:n:c:fvhV"
 
@@ -167,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "cuse", no_argument, NULL, OPT_CUSE },
 	{ "cuse-adapter", required_argument, NULL, OPT_CUSE_ADAPTER },
 	{ "user", required_argument, NULL, OPT_USER },
+	{ "cipher", required_argument, NULL, OPT_CIPHER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -245,6 +251,8 @@ static struct {
 	bool device_set;	/* -d given */
 	int verbose;
 	const char *psk_file;
+	enum vtp_cipher_pref cipher;	/* --cipher */
+	bool cipher_set;
 } O;
 
 /* --satip rtsp://HOST[:PORT][/]: 0, or -1. */
@@ -326,6 +334,12 @@ static void handle_opt(int c, const char *arg, void *unused)
 		if (!*arg)
 			usage_error("--user: a user name or number");
 		O.o.user = arg;
+		break;
+	case OPT_CIPHER:
+		if (vtp_cipher_pref_parse(arg, &O.cipher) < 0)
+			usage_error("--cipher: '%s': expected auto, aes-256-ocb "
+				    "or chacha20-poly1305", arg);
+		O.cipher_set = true;
 		break;
 	case OPT_CUSE_ADAPTER:
 		errno = 0;
@@ -513,6 +527,9 @@ int main(int argc, char **argv)
 		usage_error("the --satip-* options need --satip");
 	if (op->satip && O.psk_file)
 		usage_error("--psk-file is vtunerd's: SAT>IP has no key");
+	if (O.cipher_set && !O.psk_file)
+		usage_error("--cipher needs --psk-file (a session without a "
+			    "key is not encrypted)");
 	if (op->cuse && (O.device_set || op->sink))
 		usage_error("--cuse excludes --device and --sink");
 	if (op->cuse_adapter >= 0 && !op->cuse)
@@ -548,6 +565,7 @@ int main(int argc, char **argv)
 		if (load_psk(&psk) < 0)
 			goto out;
 		op->psk = &psk;
+		op->seal_ocb = vtp_cipher_pref_ocb(O.cipher);
 	}
 	level = O.verbose >= 2 ? LOG_DEBUG : O.verbose ? LOG_INFO : LOG_NOTICE;
 	/* before detaching, a failure is the command's: on stderr */

@@ -187,11 +187,19 @@ int conn_next(struct vc_conn *c, struct vtp_msg *m)
 	return vtp_reader_next(c->rd, m);
 }
 
-void conn_seal(struct vc_conn *c, const struct vtp_keys *keys)
+int conn_seal(struct vc_conn *c, const struct vtp_keys *keys)
 {
-	vtp_seal_init(&c->tx, keys->c2s);
-	vtp_seal_init(&c->rx, keys->s2c);
+	int ret;
+
+	vtp_seal_wipe(&c->tx);
+	vtp_seal_wipe(&c->rx);
+	ret = vtp_seal_init(&c->tx, keys->c2s, keys->cipher);
+	if (!ret)
+		ret = vtp_seal_init(&c->rx, keys->s2c, keys->cipher);
+	if (ret < 0)
+		return ret;
 	c->sealed = true;
+	return 0;
 }
 
 void conn_seal_rx(struct vc_conn *c)
@@ -237,7 +245,7 @@ static int queue(struct vc_conn *c, int len, uint32_t reqid)
 }
 
 int net_hello_nonce(struct vc_conn *c, const char *name,
-		    const uint8_t *nonce)
+		    const uint8_t *nonce, uint32_t features)
 {
 	struct vtp_hello h = {
 		.version_min = VTP_VERSION_MIN,
@@ -248,7 +256,7 @@ int net_hello_nonce(struct vc_conn *c, const char *name,
 
 	snprintf(h.name, sizeof(h.name), "%s", name);
 	if (nonce) {
-		h.features |= VTP_FEAT_AUTH | VTP_FEAT_SEAL;
+		h.features |= VTP_FEAT_AUTH | VTP_FEAT_SEAL | features;
 		h.has_nonce = true;
 		memcpy(h.nonce, nonce, VTP_NONCE_LEN);
 	}
@@ -257,7 +265,7 @@ int net_hello_nonce(struct vc_conn *c, const char *name,
 
 int net_hello(struct vc_conn *c, const char *name)
 {
-	return net_hello_nonce(c, name, NULL);
+	return net_hello_nonce(c, name, NULL, 0);
 }
 
 int net_auth(struct vc_conn *c, const uint8_t *mac)

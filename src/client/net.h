@@ -67,8 +67,9 @@ int conn_next(struct vc_conn *c, struct vtp_msg *m);
  * been queued, every later one is sealed with keys->c2s; once
  * conn_seal_rx() says the server's last clear frame has been taken,
  * every frame received must open with keys->s2c.  conn_close() ends it.
+ * 0, or -errno when the cipher cannot be keyed (vtp_seal_init()).
  */
-void conn_seal(struct vc_conn *c, const struct vtp_keys *keys);
+int conn_seal(struct vc_conn *c, const struct vtp_keys *keys);
 void conn_seal_rx(struct vc_conn *c);
 
 /*
@@ -76,9 +77,12 @@ void conn_seal_rx(struct vc_conn *c);
  * (-ENOBUFS: the peer does not read its queue).
  */
 int net_hello(struct vc_conn *c, const char *name);
-/* HELLO asking for VTP_FEAT_AUTH with the client's nonce (NULL: plain). */
+/*
+ * HELLO asking for VTP_FEAT_AUTH and VTP_FEAT_SEAL with the client's nonce
+ * (NULL: plain), and the other features in features (VTP_FEAT_SEAL_OCB).
+ */
 int net_hello_nonce(struct vc_conn *c, const char *name,
-		    const uint8_t *nonce);
+		    const uint8_t *nonce, uint32_t features);
 int net_auth(struct vc_conn *c, const uint8_t *mac);
 int net_list_tuners(struct vc_conn *c);
 int net_open_tuner(struct vc_conn *c, uint16_t index);

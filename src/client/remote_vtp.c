@@ -330,7 +330,9 @@ static void on_connected(struct remote_vtp *rv, struct sess *s)
 	if (rv->r.o->psk) {
 		/* LIST_TUNERS once both sides have proved the key */
 		vtp_auth_nonce(s->actx.nc);
-		sent(s, net_hello_nonce(&s->cc, "vtunerc", s->actx.nc),
+		sent(s, net_hello_nonce(&s->cc, "vtunerc", s->actx.nc,
+					rv->r.o->seal_ocb ?
+					VTP_FEAT_SEAL_OCB : 0),
 		     VTP_HELLO);
 		return;
 	}
@@ -345,6 +347,8 @@ static void auth_start(struct remote_vtp *rv, struct sess *s,
 	const struct vtp_psk *psk = rv->r.o->psk;
 	uint8_t mac[VTP_MAC_LEN];
 	struct vtp_keys keys;
+	const char *cipher;
+	int ret;
 
 	if (!(r->features & VTP_FEAT_AUTH) || !r->has_nonce) {
 		sess_lost(s, "authentication failed: the server has no key "
@@ -354,6 +358,11 @@ static void auth_start(struct remote_vtp *rv, struct sess *s,
 	if (!(r->features & VTP_FEAT_SEAL)) {
 		sess_lost(s, "the server does not protect the session (no "
 			  "VTP_FEAT_SEAL: an older vtunerd?); refused");
+		return;
+	}
+	if ((r->features & VTP_FEAT_SEAL_OCB) && !rv->r.o->seal_ocb) {
+		sess_lost(s, "the server granted AES-256-OCB, which this "
+			  "client did not ask for; refused");
 		return;
 	}
 	memcpy(s->actx.ns, r->nonce, VTP_NONCE_LEN);
@@ -366,8 +375,14 @@ static void auth_start(struct remote_vtp *rv, struct sess *s,
 	if (sent(s, net_auth(&s->cc, mac), VTP_AUTH)) {
 		/* AUTH was the last clear frame we send */
 		vtp_auth_keys(psk, &s->actx, NULL, &keys);
-		conn_seal(&s->cc, &keys);
+		ret = conn_seal(&s->cc, &keys);
+		cipher = vtp_cipher_name(keys.cipher);
 		vtp_keys_wipe(&keys);
+		if (ret < 0) {
+			sess_lost(s, "sealing the session with %s: %s", cipher,
+				  strerror(-ret));
+			return;
+		}
 	}
 }
 
@@ -382,7 +397,11 @@ static void on_auth_reply(struct remote_vtp *rv, struct sess *s,
 			  "server); refused");
 		return;
 	}
-	vt_info("%s: server '%s' authenticated", rv->addr, rv->server_name);
+	vt_info("%s: server '%s' authenticated; session sealed with %s",
+		rv->addr, rv->server_name,
+		vtp_cipher_name(s->actx.features & VTP_FEAT_SEAL_OCB ?
+				VTP_CIPHER_AES256_OCB :
+				VTP_CIPHER_CHACHA20_POLY1305));
 	/* AUTH_REPLY was the server's last clear frame */
 	conn_seal_rx(&s->cc);
 	s->established = true;
@@ -485,8 +504,13 @@ static void on_open_reply(struct remote_vtp *rv, struct sess *s,
 			return;
 		/* DATA_ATTACH was the last clear frame we send there */
 		vtp_auth_keys(psk, &s->actx, r->token, &keys);
-		conn_seal(&s->dc, &keys);
+		ret = conn_seal(&s->dc, &keys);
 		vtp_keys_wipe(&keys);
+		if (ret < 0) {
+			sess_lost(s, "sealing the data connection: %s",
+				  strerror(-ret));
+			return;
+		}
 	} else if (!sent(s, net_data_attach(&s->dc, r->token),
 			 VTP_DATA_ATTACH)) {
 		return;

@@ -51,6 +51,12 @@
  * (vtp_seal.h); a peer with a key asks for it and insists on it.
  */
 #define VTP_FEAT_SEAL		0x00000002U
+/*
+ * VTP_FEAT_SEAL_OCB: with SEAL, frames are sealed with AES-256-OCB
+ * instead of ChaCha20-Poly1305; a client asks for it, a server grants it
+ * (both by --cipher: by default when the CPU has AES instructions).
+ */
+#define VTP_FEAT_SEAL_OCB	0x00000004U
 #define VTP_FEATURES		0U
 
 /* ---- limits ------------------------------------------------------------- */

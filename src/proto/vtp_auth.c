@@ -264,6 +264,8 @@ void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
 		       NULL);
 	}
 	sodium_memzero(secret, sizeof(secret));
+	out->cipher = ctx->features & VTP_FEAT_SEAL_OCB ?
+		      VTP_CIPHER_AES256_OCB : VTP_CIPHER_CHACHA20_POLY1305;
 }
 
 void vtp_keys_wipe(struct vtp_keys *keys)

@@ -42,7 +42,7 @@ struct vtp_auth_ctx {
 
 enum vtp_auth_role { VTP_AUTH_CLIENT, VTP_AUTH_SERVER };
 
-/* sodium_init(); 0 or -1. */
+/* sodium_init() (libgcrypt is readied by vtp_seal.c); 0 or -1. */
 int vtp_auth_init(void);
 
 /*
@@ -90,6 +90,7 @@ bool vtp_auth_attach_verify(const struct vtp_psk *k,
 struct vtp_keys {
 	uint8_t c2s[VTP_SEAL_KEY_LEN];	/* client to server */
 	uint8_t s2c[VTP_SEAL_KEY_LEN];	/* server to client */
+	enum vtp_cipher cipher;		/* from the granted features */
 };
 
 void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,

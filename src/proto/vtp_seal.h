@@ -6,7 +6,9 @@
  * Once the handshake of a connection is complete, every frame it carries
  * travels inside a SEALED frame: a clear 16-byte VTP header (type
  * VTP_SEALED, reqid 0) followed by the inner frame, header and payload,
- * encrypted with ChaCha20-Poly1305 (RFC 8439) and its 16-byte tag.  The
+ * encrypted with the session's AEAD and its 16-byte tag: ChaCha20-Poly1305
+ * (RFC 8439, libsodium), or AES-256-OCB (RFC 7253, libgcrypt) when both
+ * peers agreed on VTP_FEAT_SEAL_OCB.  The
  * key is one direction's of one connection (vtp_auth_keys()); the nonce
  * is the frame's number in that direction, counted from 0 and never sent;
  * the additional data is the clear header.  So a frame that is changed,
@@ -21,6 +23,7 @@
 #ifndef VTP_SEAL_H
 #define VTP_SEAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,13 +34,43 @@
 /* bytes a sealed frame adds to the inner one */
 #define VTP_SEAL_OVERHEAD	(VTP_HDR_LEN + VTP_SEAL_TAG_LEN)
 
+/* The AEAD of a session (docs/protocol.md 6c). */
+enum vtp_cipher {
+	VTP_CIPHER_CHACHA20_POLY1305,	/* RFC 8439: the default */
+	VTP_CIPHER_AES256_OCB,		/* RFC 7253: VTP_FEAT_SEAL_OCB */
+};
+
+/* What a peer asks for (vtunerc) or grants (vtunerd): --cipher. */
+enum vtp_cipher_pref {
+	VTP_CIPHER_AUTO,	/* AES-256-OCB if the CPU has AES instructions */
+	VTP_CIPHER_PREF_OCB,	/* AES-256-OCB */
+	VTP_CIPHER_PREF_CHACHA,	/* ChaCha20-Poly1305 */
+};
+
+/* "auto", "aes-256-ocb" or "chacha20-poly1305": 0, or -1. */
+int vtp_cipher_pref_parse(const char *text, enum vtp_cipher_pref *out);
+/* Whether to ask for, or grant, AES-256-OCB. */
+bool vtp_cipher_pref_ocb(enum vtp_cipher_pref pref);
+/* "ChaCha20-Poly1305" or "AES-256-OCB", for logs. */
+const char *vtp_cipher_name(enum vtp_cipher cipher);
+
+struct gcry_cipher_handle;
+
 /* One direction of one connection. */
 struct vtp_seal {
 	uint8_t key[VTP_SEAL_KEY_LEN];
 	uint64_t next;		/* number of the next frame */
+	enum vtp_cipher cipher;
+	struct gcry_cipher_handle *ocb;	/* AES-256-OCB: keyed once */
 };
 
-void vtp_seal_init(struct vtp_seal *s, const uint8_t key[VTP_SEAL_KEY_LEN]);
+/*
+ * Key s for cipher, frame number 0: 0, or -ENOMEM / -EIO (libgcrypt
+ * refused the key).  A struct that was initialised is wiped before it is
+ * initialised again.
+ */
+int vtp_seal_init(struct vtp_seal *s, const uint8_t key[VTP_SEAL_KEY_LEN],
+		  enum vtp_cipher cipher);
 void vtp_seal_wipe(struct vtp_seal *s);
 
 /*

@@ -52,6 +52,8 @@ int vtd_auth_hello(struct vtd_conn *c, const struct vtp_msg *m,
 		return -1;
 	}
 	r->features |= VTP_FEAT_AUTH | VTP_FEAT_SEAL;
+	if ((h->features & VTP_FEAT_SEAL_OCB) && c->srv->cfg->seal_ocb)
+		r->features |= VTP_FEAT_SEAL_OCB;
 	r->has_nonce = true;
 	vtp_auth_nonce(r->nonce);
 	memcpy(s->actx.nc, h->nonce, VTP_NONCE_LEN);
@@ -91,8 +93,11 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 	if (!vtd_session_establish(c, m->hdr.reqid))
 		return;
 	vtp_auth_proof(k, VTP_AUTH_SERVER, &s->actx, a.mac);
-	vt_notice("#%u %s: client '%s' authenticated", c->id, c->peer,
-		  s->name);
+	vt_notice("#%u %s: client '%s' authenticated; session sealed with %s",
+		  c->id, c->peer, s->name,
+		  vtp_cipher_name(s->actx.features & VTP_FEAT_SEAL_OCB ?
+				  VTP_CIPHER_AES256_OCB :
+				  VTP_CIPHER_CHACHA20_POLY1305));
 	vtd_conn_send(c, buf, (size_t)vtp_encode_auth_reply(buf, sizeof(buf),
 							    m->hdr.reqid, &a));
 	/* AUTH and AUTH_REPLY are the last clear frames */

@@ -118,10 +118,20 @@ void vtd_conn_seal(struct vtd_conn *c, const struct vtd_session *s,
 {
 	struct vtp_keys keys;
 
+	int ret;
+
 	vtp_auth_keys(c->srv->cfg->psk, &s->actx, token, &keys);
-	vtp_seal_init(&c->tx, keys.s2c);
-	vtp_seal_init(&c->rx, keys.c2s);
+	vtp_seal_wipe(&c->tx);
+	vtp_seal_wipe(&c->rx);
+	ret = vtp_seal_init(&c->tx, keys.s2c, keys.cipher);
+	if (!ret)
+		ret = vtp_seal_init(&c->rx, keys.c2s, keys.cipher);
 	vtp_keys_wipe(&keys);
+	if (ret < 0) {
+		/* nothing may follow in clear: the frames queued go too */
+		vtd_conn_close(c, "cannot key the session's cipher");
+		return;
+	}
 	c->rd->open = &c->rx;
 	c->sealed = true;
 }

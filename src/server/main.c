@@ -49,6 +49,7 @@ enum {
 	OPT_CHECK,
 	OPT_SATIP_CHANNELS,
 	OPT_SATIP_TIMEOUT,
+	OPT_CIPHER,
 };
 
 static const struct option long_opts[] = {
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "satip-channels",	required_argument, NULL, OPT_SATIP_CHANNELS },
 	{ "satip-timeout",	required_argument, NULL, OPT_SATIP_TIMEOUT },
 	{ "psk-file",		required_argument, NULL, OPT_PSK_FILE },
+	{ "cipher",		required_argument, NULL, OPT_CIPHER },
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ "ts-queue",		required_argument, NULL, OPT_TS_QUEUE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
@@ -133,6 +135,11 @@ static void usage(FILE *f)
 "                            accessible by others); clients without it are\n"
 "                            refused; every frame of a session is then\n"
 "                            encrypted and authenticated\n"
+"      --cipher NAME         with --psk-file, whether to grant a client's\n"
+"                            request for AES-256-OCB: auto (the default:\n"
+"                            when this CPU has AES instructions),\n"
+"                            aes-256-ocb (always) or chacha20-poly1305\n"
+"                            (never: ChaCha20-Poly1305 for every session)\n"
 "\n"
 "Process:\n"
 "      --user USER           drop root privileges to USER (and its groups)\n"
@@ -240,6 +247,8 @@ static struct {
 	bool use_sim, foreground, daemonize, list_only, announce;
 	int verbose;
 	const char *psk_file, *user;
+	enum vtp_cipher_pref cipher;	/* --cipher */
+	bool cipher_set;
 } O = {
 	.sim = { .tuners = 2, .config = NULL },
 	.cfg = {
@@ -320,6 +329,12 @@ static void handle_opt(int opt, const char *arg, void *unused)
 		break;
 	case OPT_PSK_FILE:
 		O.psk_file = arg;
+		break;
+	case OPT_CIPHER:
+		if (vtp_cipher_pref_parse(arg, &O.cipher) < 0)
+			usage_error("--cipher: '%s': expected auto, aes-256-ocb "
+				    "or chacha20-poly1305", arg);
+		O.cipher_set = true;
 		break;
 	case OPT_USER:
 		if (!*arg)
@@ -461,6 +476,9 @@ int main(int argc, char **argv)
 		usage_error("--sim-delsys needs --sim when --adapter is given");
 	if (O.cfg.satip_channels && !O.cfg.satip)
 		usage_error("--satip-channels needs --satip");
+	if (O.cipher_set && !O.psk_file)
+		usage_error("--cipher needs --psk-file (a session without a "
+			    "key is not encrypted)");
 	if (!O.nadapters)
 		O.use_sim = true;
 	if (!O.cfg.nlisten)
@@ -494,8 +512,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		cfg.psk = &psk;
-		vt_info("clients must authenticate with the key of %s",
-			O.psk_file);
+		cfg.seal_ocb = vtp_cipher_pref_ocb(O.cipher);
+		vt_info("clients must authenticate with the key of %s; "
+			"sessions sealed with %s", O.psk_file,
+			cfg.seal_ocb ? "AES-256-OCB if the client asks for it, "
+			"else ChaCha20-Poly1305" : "ChaCha20-Poly1305");
 	}
 	for (i = 0; i < O.nadapters; i++)
 		if (vtd_dvb_add(&tuners, O.adapters[i].adapter,

@@ -58,6 +58,7 @@ struct vtd_config {
 	size_t ts_queue;		/* bytes, data connection queue */
 	const char *name;		/* server name in HELLO_REPLY */
 	const struct vtp_psk *psk;	/* --psk-file, or NULL */
+	bool seal_ocb;			/* with psk: grant VTP_FEAT_SEAL_OCB */
 	unsigned int max_per_addr;	/* connections from one address */
 	const char *satip;		/* --satip ADDR[:PORT], or NULL */
 	bool satip_announce;		/* SSDP (not with --no-announce) */

@@ -123,7 +123,9 @@ static void seal_init(struct vtp_seal *s, uint8_t mode)
 	uint8_t key[VTP_SEAL_KEY_LEN];
 
 	fuzz_seal_key(key, mode);
-	vtp_seal_init(s, key);
+	vtp_seal_wipe(s);	/* zeroed or wiped before: no handle left */
+	if (vtp_seal_init(s, key, fuzz_seal_cipher(mode)) < 0)
+		abort();
 }
 
 /*
@@ -149,15 +151,16 @@ static int inner_result(const uint8_t *p, size_t n, int i)
  * FUZZ_MODE_SEALED: frame by frame, each SEALED one opened in a copy of
  * the input (sealed); returns the number of results.
  */
-static int sealed_decode_all(const uint8_t *data, size_t size)
+static int sealed_decode_all(const uint8_t *data, size_t size,
+			     uint8_t mode)
 {
-	struct vtp_seal s;
+	struct vtp_seal s = { 0 };
 	struct vtp_hdr h;
 	size_t off = 0, flen = 0;
 	int ret, count = 0;
 
 	memcpy(sealed, data, size);
-	seal_init(&s, FUZZ_MODE_SEALED);
+	seal_init(&s, mode);
 	while (count < MAX_RESULTS) {
 		ret = vtp_decode_hdr(sealed + off, size - off, &h);
 		if (ret > 0) {
@@ -178,6 +181,7 @@ static int sealed_decode_all(const uint8_t *data, size_t size)
 			break;
 		off += flen;
 	}
+	vtp_seal_wipe(&s);
 	return count;
 }
 
@@ -188,7 +192,7 @@ static int sealed_decode_all(const uint8_t *data, size_t size)
  * nothing may open).
  */
 static int frames_build(const uint8_t *data, size_t size, size_t *len,
-			bool *tainted)
+			bool *tainted, uint8_t mode)
 {
 	size_t off = 0, out = 0, n, bit;
 	const uint8_t *p;
@@ -198,7 +202,7 @@ static int frames_build(const uint8_t *data, size_t size, size_t *len,
 	int count = 0, slen;
 
 	*tainted = false;
-	seal_init(&tx, FUZZ_MODE_FRAMES);
+	seal_init(&tx, mode);
 	while (size - off >= FUZZ_REC_HDR && count < MAX_RESULTS - 1) {
 		flags = data[off];
 		want = (uint32_t)data[off + 1] << 16 |
@@ -333,18 +337,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	switch (data[0]) {
 	case FUZZ_MODE_SEALED:
+	case FUZZ_MODE_SEALED_OCB:
 		if (size - 1 > sizeof(sealed))
 			return 0;
-		count = sealed_decode_all(data + 1, size - 1);
-		sealed_read_all(data + 1, size - 1, count, false,
-				FUZZ_MODE_SEALED);
+		count = sealed_decode_all(data + 1, size - 1, data[0]);
+		sealed_read_all(data + 1, size - 1, count, false, data[0]);
 		/* and to a reader without a key, SEALED is an unknown type */
 		count = decode_all(data + 1, size - 1);
 		read_all(data + 1, size - 1, count);
 		break;
 	case FUZZ_MODE_FRAMES:
-		count = frames_build(data + 1, size - 1, &len, &tainted);
-		sealed_read_all(sealed, len, count, tainted, FUZZ_MODE_FRAMES);
+	case FUZZ_MODE_FRAMES_OCB:
+		count = frames_build(data + 1, size - 1, &len, &tainted,
+				     data[0]);
+		sealed_read_all(sealed, len, count, tainted, data[0]);
 		break;
 	default:
 		count = decode_all(data, size);

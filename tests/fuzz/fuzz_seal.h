@@ -11,6 +11,8 @@
  *                     turns into such a stream: each record's bytes are
  *                     an inner frame, sealed with the key below, so that
  *                     what the fuzzer writes gets past the tag;
+ *   FUZZ_MODE_SEALED_OCB, FUZZ_MODE_FRAMES_OCB: the same, with the
+ *                     cipher VTP_FEAT_SEAL_OCB chooses;
  *   anything else     the whole input is a clear stream (the magic 'V'
  *                     of every clear seed, as before these modes).
  * A record: flags (1 byte), length (3 bytes, big-endian; FUZZ_REC_AUTO:
@@ -26,6 +28,9 @@
 
 #define FUZZ_MODE_SEALED	'S'
 #define FUZZ_MODE_FRAMES	'F'
+/* the same two with AES-256-OCB instead of ChaCha20-Poly1305 */
+#define FUZZ_MODE_SEALED_OCB	's'
+#define FUZZ_MODE_FRAMES_OCB	'f'
 
 #define FUZZ_REC_HDR		4
 #define FUZZ_REC_AUTO		0xffffffU
@@ -46,6 +51,12 @@
 static inline void fuzz_seal_key(uint8_t key[VTP_SEAL_KEY_LEN], uint8_t mode)
 {
 	memset(key, mode, VTP_SEAL_KEY_LEN);
+}
+
+static inline enum vtp_cipher fuzz_seal_cipher(uint8_t mode)
+{
+	return mode == FUZZ_MODE_SEALED_OCB || mode == FUZZ_MODE_FRAMES_OCB ?
+	       VTP_CIPHER_AES256_OCB : VTP_CIPHER_CHACHA20_POLY1305;
 }
 
 #endif /* FUZZ_SEAL_H */

@@ -48,9 +48,16 @@ static void record(uint8_t flags, uint32_t len, const uint8_t *p, size_t n)
 	out_len += n;
 }
 
-/* The sealed seeds, from the samples in all (len bytes) and buf. */
-static void sealed_seeds(const char *dir, size_t len)
+/*
+ * The sealed seeds, from the samples in all (len bytes) and buf, in the
+ * modes of ChaCha20-Poly1305 (prefix "sealed") or AES-256-OCB ("ocb").
+ */
+static void sealed_seeds(const char *dir, size_t len, bool ocb)
 {
+	uint8_t ms = ocb ? FUZZ_MODE_SEALED_OCB : FUZZ_MODE_SEALED;
+	uint8_t mf = ocb ? FUZZ_MODE_FRAMES_OCB : FUZZ_MODE_FRAMES;
+	const char *pre = ocb ? "ocb" : "sealed";
+	char name[64];
 	uint8_t key[VTP_SEAL_KEY_LEN];
 	struct vtp_msg m;
 	struct vtp_seal s;
@@ -58,9 +65,10 @@ static void sealed_seeds(const char *dir, size_t len)
 	int n;
 
 	/* every sample sealed, as a peer with the key sends them */
-	fuzz_seal_key(key, FUZZ_MODE_SEALED);
-	vtp_seal_init(&s, key);
-	out[0] = FUZZ_MODE_SEALED;
+	fuzz_seal_key(key, ms);
+	if (vtp_seal_init(&s, key, fuzz_seal_cipher(ms)) < 0)
+		exit(1);
+	out[0] = ms;
 	out_len = 1;
 	for (off = 0; off < len; off += m.frame_len) {
 		if (vtp_decode(all + off, len - off, &m) <= 0 ||
@@ -73,38 +81,45 @@ static void sealed_seeds(const char *dir, size_t len)
 			exit(1);
 		out_len += n;
 	}
-	write_file(dir, "sealed-stream", out, out_len);
+	snprintf(name, sizeof(name), "%s-stream", pre);
+	write_file(dir, name, out, out_len);
 
 	/* every sample as a record, of the length in its header */
-	out[0] = FUZZ_MODE_FRAMES;
+	out[0] = mf;
 	out_len = 1;
 	for (off = 0; off < len; off += m.frame_len) {
 		if (vtp_decode(all + off, len - off, &m) <= 0)
 			exit(1);
 		record(FUZZ_REC_SEAL, FUZZ_REC_AUTO, all + off, m.frame_len);
 	}
-	write_file(dir, "sealed-frames", out, out_len);
+	snprintf(name, sizeof(name), "%s-frames", pre);
+	write_file(dir, name, out, out_len);
 
 	/* lengths given; a bit flipped, a frame dropped, one in clear */
-	out[0] = FUZZ_MODE_FRAMES;
+	out[0] = mf;
 	out_len = 1;
 	n = vtp_encode_keepalive(buf, sizeof(buf), 1, 2);
 	record(FUZZ_REC_SEAL, n, buf, n);
 	record(FUZZ_REC_SEAL, n - 1, buf, n - 1);
-	write_file(dir, "sealed-frames-short", out, out_len);
+	snprintf(name, sizeof(name), "%s-frames-short", pre);
+	write_file(dir, name, out, out_len);
 	out_len = 1;
 	record(FUZZ_REC_SEAL, n, buf, n);
 	record(FUZZ_REC_FLIP | 5 << 2, n, buf, n);
 	record(FUZZ_REC_SEAL, n, buf, n);
-	write_file(dir, "sealed-frames-flip", out, out_len);
+	snprintf(name, sizeof(name), "%s-frames-flip", pre);
+	write_file(dir, name, out, out_len);
 	out_len = 1;
 	record(FUZZ_REC_DROP, n, buf, n);
 	record(FUZZ_REC_SEAL, n, buf, n);
-	write_file(dir, "sealed-frames-drop", out, out_len);
+	snprintf(name, sizeof(name), "%s-frames-drop", pre);
+	write_file(dir, name, out, out_len);
 	out_len = 1;
 	record(FUZZ_REC_SEAL, n, buf, n);
 	record(FUZZ_REC_CLEAR, n, buf, n);
-	write_file(dir, "sealed-frames-clear", out, out_len);
+	snprintf(name, sizeof(name), "%s-frames-clear", pre);
+	write_file(dir, name, out, out_len);
+	vtp_seal_wipe(&s);
 }
 
 int main(int argc, char **argv)
@@ -133,6 +148,7 @@ int main(int argc, char **argv)
 	n = vtp_encode_keepalive(buf, sizeof(buf), 1, 2);
 	buf[3] = 0x77;
 	write_file(argv[1], "unknown-type", buf, n);
-	sealed_seeds(argv[1], len);
+	sealed_seeds(argv[1], len, false);
+	sealed_seeds(argv[1], len, true);
 	return 0;
 }

@@ -135,6 +135,7 @@ check "vtuner: conffiles are /etc/vtuner/vtunerc.conf and vtunerd.conf" \
 field() { dpkg-deb -f "$1" "$2" 2> /dev/null; }
 check "vtuner: Architecture $ARCH" test "$(field "$DEB" Architecture)" = "$ARCH"
 check "vtuner: Depends on libsodium (shlibs)" grep -q libsodium <<< "$(field "$DEB" Depends)"
+check "vtuner: Depends on libgcrypt (shlibs)" grep -q libgcrypt <<< "$(field "$DEB" Depends)"
 check "vtuner-dkms: Architecture all" test "$(field "$DKMS" Architecture)" = all
 check "vtuner-dkms: Depends on dkms" grep -qE '(^|, )dkms( |,|$)' <<< "$(field "$DKMS" Depends)"
 conf=$D/root-dkms$src/dkms.conf

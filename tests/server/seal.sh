@@ -72,17 +72,21 @@ wait_for() {
 	return 1
 }
 
-# attack NAME KEY(yes/no) ACTION...: vtunerd, the relay with ACTION, then
-# vtunerc through it, all in the background; logs $W/NAME.{d,r,c}.log
+# attack NAME KEY ACTION...: vtunerd, the relay with ACTION, then vtunerc
+# through it, all in the background; logs $W/NAME.{d,r,c}.log.  KEY: no,
+# yes (both daemons choose their cipher: --cipher auto), cc (vtunerc
+# --cipher chacha20-poly1305) or cs (vtunerd --cipher chacha20-poly1305)
 attack() {
-	local name=$1 key=$2 k=() _
+	local name=$1 key=$2 k=() kd=() kc=() _
 
 	shift 2
-	[ "$key" = yes ] && k=(--psk-file "$W/key")
+	[ "$key" != no ] && k=(--psk-file "$W/key")
+	[ "$key" = cc ] && kc=(--cipher chacha20-poly1305)
+	[ "$key" = cs ] && kd=(--cipher chacha20-poly1305)
 	for _ in 1 2 3; do
 		nextport
 		"$VTD" -f -v --sim --sim-tuners 1 --no-announce \
-			-l "127.0.0.1:$port" "${k[@]}" >"$W/$name.d.log" 2>&1 &
+			-l "127.0.0.1:$port" "${k[@]}" "${kd[@]}" >"$W/$name.d.log" 2>&1 &
 		pids+=($!)
 		wait_for "$W/$name.d.log" "listening on" 5 && break
 	done
@@ -92,7 +96,7 @@ attack() {
 	eval "relay_$name=$!"
 	wait_for "$W/$name.r.log" listening 5
 	"$VTC" -f -v -s "127.0.0.1:$((port + 1))" -t 0 --status-file none \
-		--sink "$W/$name.ts" "${k[@]}" --tune "$TUNE" --pids "$PIDS" \
+		--sink "$W/$name.ts" "${k[@]}" "${kc[@]}" --tune "$TUNE" --pids "$PIDS" \
 		>"$W/$name.c.log" 2>&1 &
 	pids+=($!)
 	eval "vtc_$name=$!"
@@ -132,22 +136,31 @@ attack replay yes replay=c2s:ctl:4
 attack drop yes drop=s2c:data:5
 attack swap yes swap=s2c:data:5
 attack inj_sealed yes "inject=s2c:ctl:3:$INJ_SEALED"
+# ChaCha20-Poly1305 when either side says so (AES-256-OCB is the default
+# where the CPU has AES instructions)
+attack wire_cc cc
+attack wire_cs cs
+attack flip_cc cc flip=s2c:data:6
 
 # --- nothing in clear after the handshake; the TS whole
 sleep 4
 stop_vtc wire
 stop_vtc clear
+stop_vtc wire_cc
+stop_vtc wire_cs
 # "KIND DIR types T:N,...": the types of KIND's DIR other than those of
 # the handshake, for every connection of that kind
 types() {
 	sed -n "s/^$2 $3 types //p" "$W/$1.r.log" | tr ',' '\n' |
 		sed 's/:.*//' | grep -v -x -E "$4" | sort -u | tr '\n' ' '
 }
-sealed_only() {
-	[ "$(types wire ctl c2s '0001|0007')" = "0050 " ] &&
-		[ "$(types wire ctl s2c '0002|0008')" = "0050 " ] &&
-		[ "$(types wire data c2s '0040')" = "0050 " ] &&
-		[ "$(types wire data s2c '0003')" = "0050 " ]
+sealed_only() {	# [NAME]
+	local n=${1:-wire}
+
+	[ "$(types "$n" ctl c2s '0001|0007')" = "0050 " ] &&
+		[ "$(types "$n" ctl s2c '0002|0008')" = "0050 " ] &&
+		[ "$(types "$n" data c2s '0040')" = "0050 " ] &&
+		[ "$(types "$n" data s2c '0003')" = "0050 " ]
 }
 check_or_show "with a key, every frame after the handshake is SEALED, on both connections, both ways" \
 	sealed_only -- "$W/wire.r.log"
@@ -160,6 +173,21 @@ ts_whole() {	# NAME: TS received, without continuity or sync error
 		[ "$(stat -c %s "$W/$1.ts")" = "${line%% *}" ]
 }
 check_or_show "... and the TS arrives whole" ts_whole wire -- "$W/wire.c.log"
+# the cipher both logged: AES-256-OCB where libgcrypt has AES
+# instructions (x86's "aes" flag), else ChaCha20-Poly1305
+if grep -q -w aes /proc/cpuinfo; then auto=AES-256-OCB; else auto=ChaCha20-Poly1305; fi
+cipher_is() {	# NAME CIPHER: both daemons say so
+	grep -q "client 'vtunerc' authenticated; session sealed with $2\$" "$W/$1.d.log" &&
+		grep -q "server 'vtunerd' authenticated; session sealed with $2\$" "$W/$1.c.log"
+}
+check_or_show "by default the session is sealed with $auto (both daemons say so)" \
+	cipher_is wire "$auto" -- "$W/wire.d.log" "$W/wire.c.log"
+for n in wire_cc wire_cs; do
+	check_or_show "${n#wire_}: ChaCha20-Poly1305 when $([ $n = wire_cc ] && echo vtunerc || echo vtunerd) says --cipher chacha20-poly1305" \
+		cipher_is "$n" ChaCha20-Poly1305 -- "$W/$n.d.log" "$W/$n.c.log"
+	check_or_show "... every frame after the handshake SEALED, the TS whole" \
+		eval "sealed_only $n && ts_whole $n" -- "$W/$n.r.log" "$W/$n.c.log"
+done
 clear_ok() {
 	[ -n "$(types clear data s2c '0003' | grep -w 0041)" ] && ts_whole clear
 }
@@ -171,6 +199,9 @@ opened() { wait_for "$W/$1.c.log" "$2 connection: a frame did not open" 10; }
 check_or_show "a bit flipped in a TS frame: vtunerc ends the session" \
 	opened flip_ts data -- "$W/flip_ts.c.log" "$W/flip_ts.r.log"
 check_or_show "... and the next session goes through" recovered flip_ts -- "$W/flip_ts.c.log"
+check_or_show "the same with ChaCha20-Poly1305: vtunerc ends the session" \
+	opened flip_cc data -- "$W/flip_cc.c.log" "$W/flip_cc.r.log"
+check_or_show "... and the next session goes through" recovered flip_cc -- "$W/flip_cc.c.log"
 check_or_show "a bit flipped in a request: vtunerd closes, naming the address" \
 	warned_d flip_req "frame [0-9]* did not open" -- "$W/flip_req.d.log" "$W/flip_req.r.log"
 check_or_show "... and the next session goes through" recovered flip_req -- "$W/flip_req.c.log"
@@ -216,7 +247,7 @@ check_or_show "a server with a key that does not grant sealing is refused" \
 	wait_for "$W/fake.c.log" "the server does not protect the session" 8 \
 	-- "$W/fake.c.log" "$W/fake.out"
 
-for n in flip_ts flip_req inj_tune inj_clear replay drop swap inj_sealed; do
+for n in flip_ts flip_cc flip_req inj_tune inj_clear replay drop swap inj_sealed; do
 	stop_vtc "$n"
 done
 check_or_show "no sanitizer report" \

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <gcrypt.h>
 #include <sodium.h>
 
 #include "proto/vtp_auth.h"
@@ -24,6 +25,8 @@
 #define STREAM_MAX	(10 * VTP_MAX_SEALED_FRAME)
 #define MAX_INNER	256
 
+/* the cipher of this run of the group: every test runs with each */
+static enum vtp_cipher cipher;
 static struct vtp_seal tx, rx;
 static uint8_t buf[BUF_MAX], orig[BUF_MAX], copy[BUF_MAX];
 static uint8_t inner[BUF_MAX], enc[BUF_MAX];
@@ -50,18 +53,35 @@ static void fill_key(uint8_t key[VTP_SEAL_KEY_LEN], uint8_t seed)
 		key[i] = (uint8_t)(seed + 7 * i);
 }
 
+/* Key s with key for this run's cipher (s wiped first). */
+static void seal_init(struct vtp_seal *s, const uint8_t *key)
+{
+	vtp_seal_wipe(s);
+	assert_int_equal(vtp_seal_init(s, key, cipher), 0);
+	assert_int_equal(s->cipher, cipher);
+	assert_true(s->next == 0);
+}
+
 static int setup(void **state)
 {
 	uint8_t key[VTP_SEAL_KEY_LEN];
 
 	(void)state;
 	fill_key(key, 1);
-	vtp_seal_init(&tx, key);
-	vtp_seal_init(&rx, key);
+	seal_init(&tx, key);
+	seal_init(&rx, key);
 	vtp_reader_init(&reader);
 	stream_len = 0;
 	num_frames = 0;
 	inner_all_len = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	vtp_seal_wipe(&tx);
+	vtp_seal_wipe(&rx);
 	return 0;
 }
 
@@ -197,9 +217,39 @@ static void test_fresh_nonce(void **state)
 }
 
 /*
+ * Open a sealed frame (len bytes of inner frame) with the library of the
+ * cipher directly, not vtp_seal.c: 0 or -1.
+ */
+static int open_direct(const uint8_t *key, const uint8_t *nonce,
+		       const uint8_t *frame, size_t len, uint8_t *out)
+{
+	gcry_cipher_hd_t h;
+	int ret = -1;
+
+	if (cipher == VTP_CIPHER_CHACHA20_POLY1305)
+		return crypto_aead_chacha20poly1305_ietf_decrypt_detached(
+			out, NULL, frame + VTP_HDR_LEN, len,
+			frame + VTP_HDR_LEN + len, frame, VTP_HDR_LEN, nonce,
+			key);
+	assert_int_equal(gcry_cipher_open(&h, GCRY_CIPHER_AES256,
+					  GCRY_CIPHER_MODE_OCB, 0), 0);
+	if (!gcry_cipher_setkey(h, key, VTP_SEAL_KEY_LEN) &&
+	    !gcry_cipher_setiv(h, nonce, 12) &&
+	    !gcry_cipher_authenticate(h, frame, VTP_HDR_LEN) &&
+	    !gcry_cipher_final(h) &&
+	    !gcry_cipher_decrypt(h, out, len, frame + VTP_HDR_LEN, len) &&
+	    !gcry_cipher_checktag(h, frame + VTP_HDR_LEN + len,
+				  VTP_SEAL_TAG_LEN))
+		ret = 0;
+	gcry_cipher_close(h);
+	return ret;
+}
+
+/*
  * The bytes on the wire as docs/protocol.md has them, checked with
- * libsodium directly: nonce 4 zero bytes and the number big-endian, the
- * clear header as additional data, the tag after the ciphertext.
+ * libsodium or libgcrypt directly: nonce 4 zero bytes and the number
+ * big-endian, the clear header as additional data, the tag after the
+ * ciphertext.
  */
 static void test_wire_format(void **state)
 {
@@ -217,18 +267,19 @@ static void test_wire_format(void **state)
 	assert_int_equal(buf[8] << 24 | buf[9] << 16 | buf[10] << 8 | buf[11],
 			 len + VTP_SEAL_TAG_LEN);
 	assert_int_equal(buf[12] | buf[13] | buf[14] | buf[15], 0);
-	assert_int_equal(crypto_aead_chacha20poly1305_ietf_decrypt_detached(
-				 copy, NULL, buf + VTP_HDR_LEN, len,
-				 buf + VTP_HDR_LEN + len, buf, VTP_HDR_LEN,
-				 nonce, key), 0);
+	assert_int_equal(open_direct(key, nonce, buf, len, copy), 0);
 	assert_memory_equal(copy, inner, len);
 	/* the number little-endian would not do */
 	for (i = 0; i < 8; i++)
 		nonce[4 + i] = (uint8_t)(8 - i);
-	assert_int_equal(crypto_aead_chacha20poly1305_ietf_decrypt_detached(
-				 copy, NULL, buf + VTP_HDR_LEN, len,
-				 buf + VTP_HDR_LEN + len, buf, VTP_HDR_LEN,
-				 nonce, key), -1);
+	assert_int_equal(open_direct(key, nonce, buf, len, copy), -1);
+	/* nor the other cipher */
+	cipher = !cipher;
+	for (i = 0; i < 8; i++)
+		nonce[4 + i] = (uint8_t)(i + 1);
+	assert_int_equal(open_direct(key, nonce, buf, len, copy), -1);
+	cipher = !cipher;
+	assert_int_equal(open_direct(key, nonce, buf, len, copy), 0);
 }
 
 static void test_seal_limits(void **state)
@@ -564,6 +615,15 @@ static void test_keys(void **state)
 	actx.features = VTP_FEAT_AUTH;
 	get_keys(&other);
 	all_differ(&base, &other);
+	/* AES-256-OCB granted: other keys, and the cipher says so */
+	assert_int_equal(base.ctl.cipher, VTP_CIPHER_CHACHA20_POLY1305);
+	assert_int_equal(base.data.cipher, VTP_CIPHER_CHACHA20_POLY1305);
+	keys_setup();
+	actx.features |= VTP_FEAT_SEAL_OCB;
+	get_keys(&other);
+	all_differ(&base, &other);
+	assert_int_equal(other.ctl.cipher, VTP_CIPHER_AES256_OCB);
+	assert_int_equal(other.data.cipher, VTP_CIPHER_AES256_OCB);
 	keys_setup();
 	actx.features |= 0x80000000U;
 	get_keys(&other);
@@ -604,8 +664,8 @@ static void open_with(const uint8_t *seal_key, const uint8_t *open_key,
 	size_t len = encode_sample(VTP_SET_PIDS, inner, sizeof(inner));
 	size_t slen;
 
-	vtp_seal_init(&tx, seal_key);
-	vtp_seal_init(&rx, open_key);
+	seal_init(&tx, seal_key);
+	seal_init(&rx, open_key);
 	slen = seal_into(&tx, buf, inner, len);
 	memcpy(orig, buf, slen);
 	assert_int_equal(vtp_seal_open(&rx, buf, slen), want);
@@ -1084,35 +1144,130 @@ static void test_reader_sealed_without_open(void **state)
 	assert_true(rx.next == 0);
 }
 
+/* --cipher's names, and what each asks for */
+static void test_cipher_pref(void **state)
+{
+	enum vtp_cipher_pref p = VTP_CIPHER_PREF_CHACHA;
+
+	(void)state;
+	assert_int_equal(vtp_cipher_pref_parse("auto", &p), 0);
+	assert_int_equal(p, VTP_CIPHER_AUTO);
+	assert_int_equal(vtp_cipher_pref_parse("aes-256-ocb", &p), 0);
+	assert_int_equal(p, VTP_CIPHER_PREF_OCB);
+	assert_true(vtp_cipher_pref_ocb(p));
+	assert_int_equal(vtp_cipher_pref_parse("chacha20-poly1305", &p), 0);
+	assert_int_equal(p, VTP_CIPHER_PREF_CHACHA);
+	assert_false(vtp_cipher_pref_ocb(p));
+	assert_int_equal(vtp_cipher_pref_parse("aes", &p), -1);
+	assert_int_equal(vtp_cipher_pref_parse("", &p), -1);
+	assert_int_equal(vtp_cipher_pref_parse("AUTO", &p), -1);
+	assert_int_equal(p, VTP_CIPHER_PREF_CHACHA);
+	assert_string_equal(vtp_cipher_name(VTP_CIPHER_AES256_OCB),
+			    "AES-256-OCB");
+	assert_string_equal(vtp_cipher_name(VTP_CIPHER_CHACHA20_POLY1305),
+			    "ChaCha20-Poly1305");
+}
+
+/*
+ * The same key, the other cipher: nothing opens, in either direction,
+ * and the frame is left as it came.
+ */
+static void test_other_cipher(void **state)
+{
+	size_t len = encode_ts_1024(inner, sizeof(inner), 3);
+	uint8_t key[VTP_SEAL_KEY_LEN];
+	enum vtp_cipher c;
+	size_t slen;
+
+	(void)state;
+	fill_key(key, 9);
+	for (c = VTP_CIPHER_CHACHA20_POLY1305; c <= VTP_CIPHER_AES256_OCB;
+	     c++) {
+		cipher = c;
+		seal_init(&tx, key);
+		cipher = !c;
+		seal_init(&rx, key);
+		slen = seal_into(&tx, buf, inner, len);
+		memcpy(orig, buf, slen);
+		assert_int_equal(vtp_seal_open(&rx, buf, slen), -EKEYREJECTED);
+		assert_memory_equal(buf, orig, slen);
+		assert_true(rx.next == 0);
+		/* and the right one still opens it */
+		cipher = c;
+		seal_init(&rx, key);
+		assert_int_equal(vtp_seal_open(&rx, buf, slen), len);
+		assert_memory_equal(buf + VTP_HDR_LEN, inner, len);
+	}
+	vtp_seal_wipe(&tx);
+	vtp_seal_wipe(&rx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_round_trip, setup),
-		cmocka_unit_test_setup(test_fresh_nonce, setup),
-		cmocka_unit_test_setup(test_wire_format, setup),
-		cmocka_unit_test_setup(test_seal_limits, setup),
-		cmocka_unit_test_setup(test_bit_flips_small, setup),
-		cmocka_unit_test_setup(test_bit_flips_large, setup),
-		cmocka_unit_test_setup(test_truncated, setup),
-		cmocka_unit_test_setup(test_replay, setup),
-		cmocka_unit_test_setup(test_reorder, setup),
-		cmocka_unit_test_setup(test_drop, setup),
-		cmocka_unit_test_setup(test_clear_frame_rejected, setup),
-		cmocka_unit_test_setup(test_keys, setup),
-		cmocka_unit_test_setup(test_wrong_key, setup),
-		cmocka_unit_test_setup(test_rewind, setup),
-		cmocka_unit_test_setup(test_counter_overflow, setup),
-		cmocka_unit_test_setup(test_reader_byte_by_byte, setup),
-		cmocka_unit_test_setup(test_reader_random_splits, setup),
-		cmocka_unit_test_setup(test_reader_ts_in_place, setup),
-		cmocka_unit_test_setup(test_reader_clear_frame, setup),
-		cmocka_unit_test_setup(test_reader_forged, setup),
-		cmocka_unit_test_setup(test_reader_not_one_frame, setup),
-		cmocka_unit_test_setup(test_reader_sealed_too_long, setup),
-		cmocka_unit_test_setup(test_reader_sealed_without_open, setup),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_fresh_nonce, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wire_format, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_seal_limits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_bit_flips_small, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_bit_flips_large, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_truncated, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_replay, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reorder, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_drop, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_clear_frame_rejected, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_keys, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_key, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rewind, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_counter_overflow, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_byte_by_byte, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_random_splits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_ts_in_place, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_clear_frame, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_forged, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_not_one_frame, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sealed_too_long, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sealed_without_open, setup,
+						teardown),
 	};
+
+	const struct CMUnitTest once[] = {
+		cmocka_unit_test(test_cipher_pref),
+		cmocka_unit_test(test_other_cipher),
+	};
+	int failed;
 
 	if (vtp_auth_init() < 0)
 		return 1;
-	return cmocka_run_group_tests_name("vtp seal", tests, NULL, NULL);
+	cipher = VTP_CIPHER_CHACHA20_POLY1305;
+	failed = cmocka_run_group_tests_name("vtp seal, ChaCha20-Poly1305",
+					     tests, NULL, NULL);
+	cipher = VTP_CIPHER_AES256_OCB;
+	failed += cmocka_run_group_tests_name("vtp seal, AES-256-OCB", tests,
+					      NULL, NULL);
+	failed += cmocka_run_group_tests_name("vtp seal, ciphers", once, NULL,
+					      NULL);
+	return failed;
 }
