@@ -34,6 +34,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <linux/dvb/frontend.h>
 
@@ -70,6 +71,13 @@
 #define RTP_ROUNDS		64		/* recvmmsg calls a wake-up */
 #define RTP_PACE		(4 * MS)	/* RTP read at most this often */
 #define SLOT			(7 * 188)	/* RTP payload, the usual */
+/*
+ * With UDP_GRO: what one recvmmsg takes, GRO_VLEN messages of up to
+ * GRO_MSG bytes each (a message: consecutive datagrams of one size that
+ * the kernel joined, with that size in a control message)
+ */
+#define GRO_VLEN		16
+#define GRO_MSG			65536
 #define STAGE_CAP		(256 * 1024)	/* TCP: TS gathered per write */
 #define RCVBUF			(8 * 1024 * 1024)
 
@@ -135,6 +143,7 @@ struct sess {
 	uint64_t req_deadline;
 	uint64_t ready_at, last_rx, next_keepalive, next_describe, last_rtcp;
 	uint64_t rtp_rest;	/* RTP socket not polled before this */
+	bool gro;		/* the RTP socket has UDP_GRO */
 	char session[SATIP_SESSION_MAX + 1];	/* "" before SETUP */
 	int stream_id;
 	unsigned int timeout;	/* s */
@@ -180,6 +189,14 @@ struct remote_satip {
 	uint8_t *slots;		/* VLEN x SLOT, contiguous */
 	struct mmsghdr mm[VLEN];
 	struct iovec iov[VLEN][2];
+	/* the same with UDP_GRO, once a socket has it */
+	uint8_t *gro_buf;	/* GRO_VLEN x GRO_MSG, contiguous */
+	struct mmsghdr gmm[GRO_VLEN];
+	struct iovec giov[GRO_VLEN];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} gctl[GRO_VLEN];
 };
 
 #define RS(r) ((struct remote_satip *)(r))
@@ -914,6 +931,24 @@ static int tcp_connect(struct sess *s, const struct addrinfo *ai)
 	return -errno;
 }
 
+/*
+ * UDP_GRO (Linux 5.0): consecutive datagrams of one size, joined by the
+ * kernel (a NIC's GRO; a sender's UDP_SEGMENT on loopback or veth, as
+ * vtunerd's), come in one read, which saves the per-datagram cost of the
+ * receive path.  Without it (an older kernel, no memory), datagrams come
+ * one by one, as before.
+ */
+static void gro_enable(struct remote_satip *rs, struct sess *s)
+{
+	int one = 1;
+
+	if (!rs->gro_buf)
+		rs->gro_buf = malloc((size_t)GRO_VLEN * GRO_MSG);
+	s->gro = rs->gro_buf &&
+		 setsockopt(s->rtp_fd, SOL_UDP, UDP_GRO, &one,
+			    sizeof(one)) == 0;
+}
+
 /* Bind RTP and RTCP on an even port and the next (in --satip-ports). */
 static int udp_pair(struct remote_satip *rs, struct sess *s)
 {
@@ -975,6 +1010,7 @@ static int udp_pair(struct remote_satip *rs, struct sess *s)
 		       sizeof(size)) < 0)
 		setsockopt(s->rtp_fd, SOL_SOCKET, SO_RCVBUF, &size,
 			   sizeof(size));
+	gro_enable(rs, s);
 	return 0;
 }
 
@@ -1239,6 +1275,106 @@ static void tcp_event(struct remote_satip *rs, struct sess *s, short revents,
 	}
 }
 
+/*
+ * One datagram of len bytes at d, header and payload together (UDP_GRO):
+ * the usual ones have their payload moved down to *w, right after the
+ * previous one's, so that a batch is one run for the module.
+ */
+static void rtp_gro_datagram(struct remote_satip *rs, uint8_t *d, size_t len,
+			     uint8_t **w, uint64_t now)
+{
+	struct satip_rtp_info ri;
+	size_t plen;
+
+	if (len < SATIP_RTP_HDR_LEN) {
+		rs->bad_rtp++;
+		return;
+	}
+	plen = len - SATIP_RTP_HDR_LEN;
+	if (d[0] == 0x80 && (d[1] & 0x7f) == SATIP_RTP_PT && plen % 188 == 0) {
+		uint16_t seq = (uint16_t)(d[2] << 8 | d[3]);
+
+		/* *w is at most d + 12: everything after it is still unread */
+		memmove(*w, d + SATIP_RTP_HDR_LEN, plen);
+		satip_rx_push(&rs->rx, seq, *w, plen, now, deliver, rs);
+		*w += plen;
+		return;
+	}
+	if (satip_rtp_parse(d, len, &ri) < 0) {
+		rs->bad_rtp++;
+		return;
+	}
+	ts_flush(rs);
+	satip_rx_push(&rs->rx, ri.seq, d + ri.hlen, ri.plen, now,
+		      deliver_copy, rs);
+	ts_flush(rs);
+}
+
+/*
+ * The RTP socket with UDP_GRO: messages of joined datagrams, in batches.
+ * Returns whether they came joined (GRO_JOINED datagrams a message on
+ * average): then every wake-up takes a batch, and the rest of RTP_PACE,
+ * made for datagrams that wake the reader one by one, only costs a
+ * wake-up more.
+ */
+#define GRO_JOINED	8
+static bool rtp_event_gro(struct remote_satip *rs, struct sess *s,
+			  uint64_t now)
+{
+	size_t len, seg, off, msgs = 0, dgrams = 0;
+	struct cmsghdr *cm;
+	int i, n, rounds, g;
+	uint8_t *w, *m;
+
+	for (rounds = 0; rounds < RTP_ROUNDS && !s->lost; rounds++) {
+		for (i = 0; i < GRO_VLEN; i++) {
+			rs->giov[i] = (struct iovec){
+				rs->gro_buf + (size_t)i * GRO_MSG, GRO_MSG };
+			memset(&rs->gmm[i].msg_hdr, 0,
+			       sizeof(rs->gmm[i].msg_hdr));
+			rs->gmm[i].msg_hdr.msg_iov = &rs->giov[i];
+			rs->gmm[i].msg_hdr.msg_iovlen = 1;
+			rs->gmm[i].msg_hdr.msg_control = rs->gctl[i].buf;
+			rs->gmm[i].msg_hdr.msg_controllen =
+				sizeof(rs->gctl[i].buf);
+		}
+		n = recvmmsg(s->rtp_fd, rs->gmm, GRO_VLEN, MSG_DONTWAIT, NULL);
+		if (n <= 0)
+			break;
+		s->last_rx = now;
+		w = rs->gro_buf;
+		for (i = 0; i < n; i++) {
+			m = rs->gro_buf + (size_t)i * GRO_MSG;
+			len = rs->gmm[i].msg_len;
+			if (rs->gmm[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				rs->bad_rtp++;
+				continue;
+			}
+			seg = len;
+			for (cm = CMSG_FIRSTHDR(&rs->gmm[i].msg_hdr); cm;
+			     cm = CMSG_NXTHDR(&rs->gmm[i].msg_hdr, cm)) {
+				if (cm->cmsg_level != SOL_UDP ||
+				    cm->cmsg_type != UDP_GRO ||
+				    cm->cmsg_len < CMSG_LEN(sizeof(g)))
+					continue;
+				memcpy(&g, CMSG_DATA(cm), sizeof(g));
+				if (g > 0 && (size_t)g < len)
+					seg = (size_t)g;
+			}
+			msgs++;
+			for (off = 0; off < len && !s->lost; off += seg) {
+				rtp_gro_datagram(rs, m + off, len - off < seg ?
+						 len - off : seg, &w, now);
+				dgrams++;
+			}
+		}
+		ts_flush(rs);
+		if (n < GRO_VLEN)
+			break;
+	}
+	return msgs && dgrams >= GRO_JOINED * msgs;
+}
+
 /* The RTP socket: every datagram waiting, in batches. */
 static void rtp_event(struct remote_satip *rs, struct sess *s, uint64_t now)
 {
@@ -1254,6 +1390,11 @@ static void rtp_event(struct remote_satip *rs, struct sess *s, uint64_t now)
 	 * 800 Mbit/s: the rest loses nothing)
 	 */
 	s->rtp_rest = now + RTP_PACE;
+	if (s->gro) {
+		if (rtp_event_gro(rs, s, now))
+			s->rtp_rest = now;
+		return;
+	}
 	for (rounds = 0; rounds < RTP_ROUNDS && !s->lost; rounds++) {
 		for (i = 0; i < VLEN; i++) {
 			rs->mm[i].msg_hdr.msg_iov = rs->iov[i];
@@ -1496,6 +1637,7 @@ static void satip_free(struct vc_remote *r)
 		freeaddrinfo(rs->ai);
 	free(rs->slots);
 	free(rs->stage);
+	free(rs->gro_buf);
 	free(rs);
 }
 
@@ -1614,6 +1756,7 @@ struct vc_remote *vc_remote_satip_new(const struct vc_opts *o,
 fail:
 	free(rs->slots);
 	free(rs->stage);
+	free(rs->gro_buf);
 	free(rs);
 	return NULL;
 }

@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,14 @@
 #define RTP_PKTS	7			/* TS packets per datagram */
 #define RTP_HDR		12
 #define MMSG_BATCH	64			/* datagrams per sendmmsg() */
+/*
+ * Datagrams per UDP_SEGMENT send (GSO): 48 x 1328 bytes, within the 64 KiB
+ * of one UDP message.  The kernel makes the datagrams (on loopback and
+ * veth, or a NIC with UDP segmentation offload, they stay one packet to
+ * the receiver's socket, which a client with UDP_GRO takes in one read).
+ */
+#define GSO_SEGS	48
+#define RTP_DGRAM	(RTP_HDR + RTP_PKTS * 188)
 /*
  * At least one RTP packet every 100 ms: an empty one after 90 ms without
  * TS, the timer ticking every 10 ms then (vtd_satip_period()); RTCP on
@@ -66,6 +75,7 @@ struct vtd_satip_sess {
 	uint32_t ssrc;
 	uint64_t packets, octets, dropped;
 	uint64_t last_rtp_ns, last_rtcp_ns;
+	bool no_gso;			/* UDP_SEGMENT refused: sendmmsg */
 };
 
 struct vtd_satip {
@@ -370,19 +380,18 @@ static void vtd_satip_ts_tcp(struct vtd_satip_sess *s,
 }
 
 /*
- * RTP over UDP: datagrams of up to 7 packets, each an RTP header and the
- * packets where the tuner's read put them, MMSG_BATCH to a sendmmsg().
+ * RTP over UDP, the plain way: datagrams of up to 7 packets, each an RTP
+ * header and the packets where the tuner's read put them, MMSG_BATCH to
+ * a sendmmsg().
  */
-static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
-			     const uint8_t *const *pkt, size_t n)
+static void vtd_satip_ts_mmsg(struct vtd_satip_sess *s,
+			      const uint8_t *const *pkt, size_t n, uint32_t ts)
 {
 	static uint8_t hdr[MMSG_BATCH][RTP_HDR];
 	static struct iovec iov[MMSG_BATCH][1 + RTP_PKTS];
 	static struct mmsghdr mm[MMSG_BATCH];
 	static size_t pkts[MMSG_BATCH];
 	struct vtd_satip *sp = vtd_sp(s->srv);
-	uint64_t now = vt_now_ns();
-	uint32_t ts = vtd_rtp_clock(now);
 	size_t i = 0, k, m;
 	unsigned int nm;
 	int sent;
@@ -418,6 +427,96 @@ static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
 		/* RTP numbers every datagram made, sent or not */
 		s->seq = (uint16_t)(s->seq + nm);
 	}
+}
+
+/*
+ * The same datagrams, GSO_SEGS to one sendmsg() with UDP_SEGMENT: one
+ * message of consecutive datagrams (header, 7 packets; the last may be
+ * shorter) that the kernel cuts every RTP_DGRAM bytes.  Returns the
+ * packets of pkt it sent or counted as dropped; fewer than n when the
+ * kernel refuses UDP_SEGMENT for this destination (an old kernel, a
+ * route without checksum offload or with a small MTU): s->no_gso is set
+ * and the rest goes the plain way.
+ */
+static size_t vtd_satip_ts_gso(struct vtd_satip_sess *s,
+			       const uint8_t *const *pkt, size_t n,
+			       uint32_t ts)
+{
+	static uint8_t hdr[GSO_SEGS][RTP_HDR];
+	static struct iovec iov[GSO_SEGS * (1 + RTP_PKTS)];
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} ctl;
+	struct vtd_satip *sp = vtd_sp(s->srv);
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	size_t i = 0, m, done, pk;
+	unsigned int nd, ni;
+	uint16_t seg = RTP_DGRAM;
+	ssize_t sent;
+
+	while (i < n) {
+		pk = 0;
+		for (nd = 0, ni = 0; nd < GSO_SEGS && i + pk < n; nd++) {
+			m = n - i - pk < RTP_PKTS ? n - i - pk : RTP_PKTS;
+			satip_rtp_header(hdr[nd], (uint16_t)(s->seq + nd), ts,
+					 s->ssrc);
+			iov[ni].iov_base = hdr[nd];
+			iov[ni++].iov_len = RTP_HDR;
+			ni += vtd_satip_iov(iov + ni, pkt + i + pk, m);
+			pk += m;
+		}
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_name = &s->rtp_to;
+		mh.msg_namelen = s->to_len;
+		mh.msg_iov = iov;
+		mh.msg_iovlen = ni;
+		if (nd > 1) {
+			memset(&ctl, 0, sizeof(ctl));
+			mh.msg_control = ctl.buf;
+			mh.msg_controllen = sizeof(ctl.buf);
+			cm = CMSG_FIRSTHDR(&mh);
+			cm->cmsg_level = SOL_UDP;
+			cm->cmsg_type = UDP_SEGMENT;
+			cm->cmsg_len = CMSG_LEN(sizeof(seg));
+			memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+		}
+		sent = sendmsg(sp->rtp_fd, &mh, MSG_DONTWAIT);
+		if (sent < 0 && errno != EAGAIN && errno != ENOBUFS &&
+		    errno != EINTR && errno != ECONNREFUSED) {
+			vt_info("SAT>IP session %08x: UDP_SEGMENT (GSO) refused "
+				"(%s): datagrams one by one",
+				s->id, strerror(errno));
+			s->no_gso = true;
+			return i;
+		}
+		for (done = 0; done < pk; done += m) {
+			m = pk - done < RTP_PKTS ? pk - done : RTP_PKTS;
+			if (sent >= 0) {
+				s->packets++;
+				s->octets += m * 188;
+			} else {
+				s->dropped += m;
+			}
+		}
+		s->seq = (uint16_t)(s->seq + nd);
+		i += pk;
+	}
+	return n;
+}
+
+static void vtd_satip_ts_udp(struct vtd_satip_sess *s,
+			     const uint8_t *const *pkt, size_t n)
+{
+	uint64_t now = vt_now_ns();
+	uint32_t ts = vtd_rtp_clock(now);
+	size_t done = 0;
+
+	if (!s->no_gso)
+		done = vtd_satip_ts_gso(s, pkt, n, ts);
+	if (done < n)
+		vtd_satip_ts_mmsg(s, pkt + done, n - done, ts);
 	s->last_rtp_ns = now;
 }
 
