@@ -11,8 +11,9 @@
 # trips while a full transponder flows, then retunes of a ts_file
 # transponder beside a stream, then 16 x 80 Mbit/s with and without a
 # pre-shared key.  Section 1 also runs the ts_file cases with a key on
-# both daemons (every frame sealed, ChaCha20-Poly1305), interleaved with
-# the clear ones.  Results: $B/bench/host/results.txt.
+# both daemons (every frame sealed: -seal with the cipher both choose by
+# default, AES-256-OCB where the CPU has AES instructions; -chacha with
+# --cipher chacha20-poly1305), interleaved with the clear ones.  Results: $B/bench/host/results.txt.
 #
 # Environment: B (build dir, default build), ROUNDS (3), SECS (8 per run),
 # CG_SECS (callgrind run length, 20; CALLGRIND=0 skips it), PORT (5990),
@@ -148,6 +149,7 @@ EOF
 # others can read)
 (umask 077 && head -c 32 /dev/urandom | base64 >"$out/psk")
 SEAL="--psk-file $out/psk"
+CHACHA="$SEAL --cipher chacha20-poly1305"
 
 F_GEN800=474000000
 F_GEN80=522000000
@@ -220,20 +222,20 @@ say "# machine: nproc=$(nproc) cpu='$(grep -m1 'model name' /proc/cpuinfo | cut 
 say "# ROUNDS=$ROUNDS SECS=$SECS; every line: bytes secs Mbit/s cpu_sender_s cpu_receiver_s"
 
 # ---- 1. throughput and CPU, interleaved ------------------------------------
-# The sealed cases (-seal: a key on both daemons) follow their clear ones,
-# the other way round in even rounds.
+# The sealed cases (-seal: a key on both daemons; -chacha: and ChaCha20)
+# follow their clear ones, the other way round in even rounds.
 declare -A R
 cases=
 part path && cases="relay-max relay-4g relay-4g-read vt-file-4g relay-800 relay-800-read vt-file-800 vt-gen-800"
 if part seal; then
 	part path || cases="vt-file-4g vt-file-800"
-	cases=$(echo "$cases" | sed 's/vt-file-4g/& vt-file-4g-seal/; s/vt-file-800/& vt-file-800-seal/')
+	cases=$(echo "$cases" | sed 's/vt-file-4g/& vt-file-4g-seal vt-file-4g-chacha/; s/vt-file-800/& vt-file-800-seal vt-file-800-chacha/')
 fi
 if [ -n "$cases" ]; then
 	for round in $(seq "$ROUNDS"); do
 		order=$cases
 		[ $((round % 2)) = 0 ] && order=$(echo "$cases" |
-			sed 's/\(vt-file-[a-z0-9]*\) \(vt-file-[a-z0-9]*-seal\)/\2 \1/g')
+			sed 's/\(vt-file-[a-z0-9]*\) \(vt-file-[a-z0-9]*-seal\) \(vt-file-[a-z0-9]*-chacha\)/\3 \2 \1/g')
 		for k in $order; do
 			case $k in
 			relay-max) l=$(relay_run 0 "$SECS") ;;
@@ -246,6 +248,8 @@ if [ -n "$cases" ]; then
 			vt-gen-800) l=$(vt_run "$F_GEN800" "$SECS") ;;
 			vt-file-4g-seal) l=$(vt_run "$F_FILE4G" "$SECS" "" "$SEAL") ;;
 			vt-file-800-seal) l=$(vt_run "$F_FILE800" "$SECS" "" "$SEAL") ;;
+			vt-file-4g-chacha) l=$(vt_run "$F_FILE4G" "$SECS" "" "$CHACHA") ;;
+			vt-file-800-chacha) l=$(vt_run "$F_FILE800" "$SECS" "" "$CHACHA") ;;
 			esac
 			say "run $round $k: $l"
 			R[$k]+="$l"$'\n'
@@ -292,11 +296,14 @@ if [ -n "$cases" ]; then
 	if part seal; then
 		say ""
 		say "## sealed (--psk-file on both daemons) / clear, the same ts_file, round by round: median (min-max)"
-		say "| rate | both daemons CPU/GB | vtunerd CPU/GB | vtunerc CPU/GB | sealed - clear, both, CPU s/GB | throughput |"
-		say "| --- | --- | --- | --- | --- | --- |"
+		say "(seal: the default cipher, $(grep -q -w aes /proc/cpuinfo && echo AES-256-OCB || echo ChaCha20-Poly1305) here; chacha: --cipher chacha20-poly1305)"
+		say "| rate | cipher | both daemons CPU/GB | vtunerd CPU/GB | vtunerc CPU/GB | sealed - clear, both, CPU s/GB | throughput |"
+		say "| --- | --- | --- | --- | --- | --- | --- |"
 		for r in 800 4g; do
-			a=vt-file-$r-seal b=vt-file-$r
-			say "| $r | $(per_round $a $b '$4 + $5') | $(per_round $a $b '$4') | $(per_round $a $b '$5') | $(per_round $a $b '$4 + $5' -) | $(per_round_x $a $b '$3' /) |"
+			for c in seal chacha; do
+				a=vt-file-$r-$c b=vt-file-$r
+				say "| $r | $c | $(per_round $a $b '$4 + $5') | $(per_round $a $b '$4') | $(per_round $a $b '$5') | $(per_round $a $b '$4 + $5' -) | $(per_round_x $a $b '$3' /) |"
+			done
 		done
 	fi
 fi

@@ -85,12 +85,16 @@ sys_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $5 + $6}' /proc/stat; }
 # filter is set (the tune that vtunerc replays when it connects would
 # otherwise start a file written once before the readers come)
 LB=$((R / 8 / 4 > 4194304 ? R / 8 / 4 : 4194304))
+# and they write every 10 ms what is due, as the sim's tick and a card's
+# DMA buffers do (BENCH_TICK=0: a packet as soon as it is due, ~1000
+# writes a second each)
+TICK=${BENCH_TICK:-10}
 WRITERS=""
 writers_start() {
 	local i
 	WRITERS=""
 	for i in $(seq 0 $(($1 - 1))); do
-		tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "$ts" --rate "$R" --backlog "$LB" \
+		tuner_start "lw$i" -d "/dev/vtunerc$i" -D dvbc -t "$ts" --rate "$R" --backlog "$LB" --tick "$TICK" \
 			--wait-pids
 		WRITERS+=" $(cat "$VT_RESULTS/lw$i.ready")"
 	done

@@ -90,6 +90,12 @@ if [ -f "$BIN/mockdev.so" ]; then
 		'^READ_STATUS$' '^PIDLIST 0 17 256$'; do
 		if grep -Eq -- "$l" "$T/cl.log"; then ok "classic log: $l"; else bad "classic log: $l"; cat "$T/cl.log"; fi
 	done
+	# --tick 10: the same rate, in one burst of writes every 10 ms
+	# (80 Mbit/s for 1.5 s from the lock: about 14.9 MB)
+	expect 0 "last_status=0x1f bytes=1[3-5][0-9]{6} " "classic: paced at 80 Mbit/s in 10 ms ticks" -- \
+		env MOCK_CLASSIC=1 MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$BIN/vt-testtuner" \
+		--classic -d /mock/vtunerc0 --freq 1362000000 --ts "$T/in.ts" \
+		--loop --rate 80000000 --tick 10 --exit-after 1.5
 	env MOCK_DEV=/mock/vtunerc0 LD_PRELOAD="$BIN/mockdev.so" "$BIN/vt-testtuner" \
 		-d /mock/vtunerc0 --log "$T/term.log" --exit-after 20 2>/dev/null &
 	pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; rc=$?

@@ -52,6 +52,7 @@ static struct {
 	int loop;
 	uint64_t rate;			/* bit/s, 0: as fast as possible */
 	uint64_t backlog;		/* bytes late before skipping, 0: never */
+	unsigned int tick_ms;		/* --tick: write what is due every MS */
 	int ts_start_delay_ms;
 	int wait_pids;
 	const char *log_file;
@@ -140,6 +141,8 @@ static struct {
 	int64_t pace_start_ms;
 	uint64_t pace_bytes;
 	uint64_t late_bytes;		/* skipped by --backlog */
+	int64_t last_tick_ms;		/* --tick: when the last tick began */
+	int in_tick;			/* --tick: writing what it made due */
 } st = { .fd = -1, .ts_fd = -1, .tone = -1, .voltage = -1 };
 
 static volatile sig_atomic_t stop_signal;
@@ -805,8 +808,24 @@ static int ts_write(int64_t now)
 			n = st.buf_len - st.buf_off;
 		}
 
-		if (avail < TS_PKT && n >= TS_PKT)
+		if (avail < TS_PKT && n >= TS_PKT) {
+			st.in_tick = 0;
 			return 1 + (int)((TS_PKT - avail) * 8000 / opt.rate);
+		}
+		/*
+		 * --tick: a card's DMA delivers a buffer every few ms, not a
+		 * packet as soon as it is due; and so does the sim (10 ms).
+		 * A tick writes all that is due, in as many writes as the
+		 * file's buffer takes.
+		 */
+		if (opt.tick_ms && !st.in_tick) {
+			int64_t next = st.last_tick_ms + opt.tick_ms;
+
+			if (now < next)
+				return (int)(next - now);
+			st.last_tick_ms = now;
+			st.in_tick = 1;
+		}
 		if (n > avail) {
 			n = avail;
 			n -= n % TS_PKT;
@@ -1123,6 +1142,9 @@ static void usage(FILE *out)
 "                         the device takes 64 KiB writes)\n"
 "      --backlog BYTES    with --rate: skip what is more than BYTES late\n"
 "                         (a tuner's buffer; default: catch up on all)\n"
+"      --tick MS          with --rate: write what is due every MS ms, as a\n"
+"                         card's DMA buffers come (default: as soon as a\n"
+"                         packet is due)\n"
 "      --ts-start-delay MS  start writing MS after the lock\n"
 "      --wait-pids        start writing only once a PID filter is set\n"
 "  -l, --log FILE         append one line per message ('-': stdout)\n"
@@ -1143,7 +1165,7 @@ static void usage(FILE *out)
 enum {
 	O_CLASSIC = 256, O_FEATURES, O_HAS_OUTPUTS, O_NO_FE_INFO, O_TOL,
 	O_LOCK_DELSYS, O_SR, O_TONE, O_VOLTAGE, O_LOCK_DELAY, O_ONCE, O_LOOP,
-	O_RATE, O_BACKLOG, O_TS_DELAY, O_WAIT_PIDS, O_EXIT_MSGS, O_EXIT_AFTER, O_READY,
+	O_RATE, O_BACKLOG, O_TICK, O_TS_DELAY, O_WAIT_PIDS, O_EXIT_MSGS, O_EXIT_AFTER, O_READY,
 	O_STRENGTH_REL, O_ANSWER_DELAY, O_IGNORE, O_DIE_ON, O_SELFTEST,
 };
 
@@ -1181,6 +1203,7 @@ static void parse_args(int argc, char **argv)
 		{ "loop", no_argument, NULL, O_LOOP },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "backlog", required_argument, NULL, O_BACKLOG },
+		{ "tick", required_argument, NULL, O_TICK },
 		{ "ts-start-delay", required_argument, NULL, O_TS_DELAY },
 		{ "wait-pids", no_argument, NULL, O_WAIT_PIDS },
 		{ "log", required_argument, NULL, 'l' },
@@ -1257,6 +1280,17 @@ static void parse_args(int argc, char **argv)
 		case O_LOOP: opt.loop = 1; break;
 		case O_RATE: opt.rate = num_arg("--rate", optarg); break;
 		case O_BACKLOG: opt.backlog = num_arg("--backlog", optarg); break;
+		case O_TICK: {
+			uint64_t v = num_arg("--tick", optarg);
+
+			if (v > 1000) {
+				fprintf(stderr, "%s: --tick: at most 1000 ms\n",
+					progname);
+				exit(2);
+			}
+			opt.tick_ms = (unsigned int)v;
+			break;
+		}
 		case O_TS_DELAY: opt.ts_start_delay_ms = num_arg("--ts-start-delay", optarg); break;
 		case O_WAIT_PIDS: opt.wait_pids = 1; break;
 		case 'l': opt.log_file = optarg; break;
