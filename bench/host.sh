@@ -48,8 +48,9 @@ cleanup() {
 trap cleanup EXIT
 
 say() { echo "$*" | tee -a "$res"; }
-# cpu PID: user+system seconds of PID so far (field 14, 15 after the comm)
-cpu() { awk -v hz="$HZ" '{sub(/^.*\) /, ""); print ($12 + $13) / hz}' "/proc/$1/stat"; }
+# CPU seconds of PID, every thread (schedstat, ns: clock ticks were 10 ms,
+# 4 % of vtunerd at 800 Mbit/s in an 8 s run)
+cpu() { cat /proc/"$1"/task/*/schedstat | awk '{s += $1} END{printf "%.6f\n", s / 1e9}'; }
 rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$1/status"; }
 hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$1/status"; }
 calc() { awk "BEGIN{printf \"%.${2:-3}f\", $1}"; }
