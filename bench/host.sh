@@ -37,7 +37,6 @@ VTUNERC=$B/client/vtunerc
 PROBE=$B/tests/server/vtunerd-probe
 RELAY=$B/bench/relay
 VTSGEN=$B/server/sim/vts-gen
-HZ=$(getconf CLK_TCK)
 res=$out/results.txt
 : >"$res"
 pids=()
@@ -187,7 +186,7 @@ vt_run() {
 	line=$(grep -o '[0-9]* bytes of TS in [0-9.]* s ([0-9.]* Mbit/s)' "$out/vtunerc.log" | tail -n 1)
 	[ -n "$line" ] || { cat "$out/vtunerc.log" "$out/vtunerd.log" >&2; return 1; }
 	set -- $line
-	echo "$1 $6 ${8#(} $(calc "$d1 - $d0" 2) $c1"
+	echo "$1 $6 ${8#(} $(calc "$d1 - $d0" 4) $c1"
 }
 
 # relay_run RATE SECS [WRAP] [read]: relay send -> relay recv, same output;
