@@ -405,6 +405,12 @@ static void op_ioctl(struct slot *s, struct in *in)
 	check(!known || ret == -ENOTTY);
 	check(known || a || (!isz && !osz) || ret == -EFAULT);
 	check(ret <= 0);
+	/* a new size, as through case 8: the model follows */
+	if (cmd == (unsigned int)DMX_SET_BUFFER_SIZE && !ret &&
+	    value != s->size) {
+		s->size = value;
+		flushed(s);
+	}
 	/* the filter may have changed: no more content checks until set again */
 	if (known == 0 && cmd != (unsigned int)DMX_GET_PES_PIDS &&
 	    cmd != (unsigned int)DMX_GET_STC)
