@@ -88,16 +88,36 @@ static bool cpu_has_aes(void)
 	return yes;
 }
 
+/*
+ * Whether this libgcrypt gives AES-256-OCB at all (a libgcrypt in FIPS
+ * mode may refuse it): asked once, so that a peer never asks for or
+ * grants a cipher it cannot key.
+ */
+static bool ocb_available(void)
+{
+	static int avail = -1;
+	gcry_cipher_hd_t h;
+
+	if (avail < 0) {
+		avail = gcrypt_ready() == 0 &&
+			!gcry_cipher_open(&h, GCRY_CIPHER_AES256,
+					  GCRY_CIPHER_MODE_OCB, 0);
+		if (avail)
+			gcry_cipher_close(h);
+	}
+	return avail;
+}
+
 bool vtp_cipher_pref_ocb(enum vtp_cipher_pref pref)
 {
 	switch (pref) {
 	case VTP_CIPHER_PREF_OCB:
-		return gcrypt_ready() == 0;
+		return ocb_available();
 	case VTP_CIPHER_PREF_CHACHA:
 		return false;
 	case VTP_CIPHER_AUTO:
 	default:
-		return cpu_has_aes();
+		return ocb_available() && cpu_has_aes();
 	}
 }
 
