@@ -337,8 +337,8 @@ static void handle_opt(int c, const char *arg, void *unused)
 		break;
 	case OPT_CIPHER:
 		if (vtp_cipher_pref_parse(arg, &O.cipher) < 0)
-			usage_error("--cipher: '%s': expected auto, aes-256-ocb "
-				    "or chacha20-poly1305", arg);
+			usage_error("--cipher: '%s': expected "
+				    VTP_CIPHER_PREF_NAMES, arg);
 		O.cipher_set = true;
 		break;
 	case OPT_CUSE_ADAPTER:

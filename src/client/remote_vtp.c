@@ -347,7 +347,6 @@ static void auth_start(struct remote_vtp *rv, struct sess *s,
 	const struct vtp_psk *psk = rv->r.o->psk;
 	uint8_t mac[VTP_MAC_LEN];
 	struct vtp_keys keys;
-	const char *cipher;
 	int ret;
 
 	if (!(r->features & VTP_FEAT_AUTH) || !r->has_nonce) {
@@ -376,10 +375,10 @@ static void auth_start(struct remote_vtp *rv, struct sess *s,
 		/* AUTH was the last clear frame we send */
 		vtp_auth_keys(psk, &s->actx, NULL, &keys);
 		ret = conn_seal(&s->cc, &keys);
-		cipher = vtp_cipher_name(keys.cipher);
 		vtp_keys_wipe(&keys);
 		if (ret < 0) {
-			sess_lost(s, "sealing the session with %s: %s", cipher,
+			sess_lost(s, "sealing the session with %s: %s",
+				  vtp_cipher_name(vtp_auth_cipher(&s->actx)),
 				  strerror(-ret));
 			return;
 		}
@@ -399,9 +398,7 @@ static void on_auth_reply(struct remote_vtp *rv, struct sess *s,
 	}
 	vt_info("%s: server '%s' authenticated; session sealed with %s",
 		rv->addr, rv->server_name,
-		vtp_cipher_name(s->actx.features & VTP_FEAT_SEAL_OCB ?
-				VTP_CIPHER_AES256_OCB :
-				VTP_CIPHER_CHACHA20_POLY1305));
+		vtp_cipher_name(vtp_auth_cipher(&s->actx)));
 	/* AUTH_REPLY was the server's last clear frame */
 	conn_seal_rx(&s->cc);
 	s->established = true;

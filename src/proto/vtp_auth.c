@@ -243,6 +243,12 @@ static void derive(uint8_t out[VTP_SEAL_KEY_LEN],
 	sodium_memzero(&st, sizeof(st));
 }
 
+enum vtp_cipher vtp_auth_cipher(const struct vtp_auth_ctx *ctx)
+{
+	return ctx->features & VTP_FEAT_SEAL_OCB ? VTP_CIPHER_AES256_OCB :
+						   VTP_CIPHER_CHACHA20_POLY1305;
+}
+
 void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
 		   const uint8_t *token, struct vtp_keys *out)
 {
@@ -264,8 +270,7 @@ void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
 		       NULL);
 	}
 	sodium_memzero(secret, sizeof(secret));
-	out->cipher = ctx->features & VTP_FEAT_SEAL_OCB ?
-		      VTP_CIPHER_AES256_OCB : VTP_CIPHER_CHACHA20_POLY1305;
+	out->cipher = vtp_auth_cipher(ctx);
 }
 
 void vtp_keys_wipe(struct vtp_keys *keys)

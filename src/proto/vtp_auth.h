@@ -93,6 +93,9 @@ struct vtp_keys {
 	enum vtp_cipher cipher;		/* from the granted features */
 };
 
+/* The AEAD the granted features of ctx choose (VTP_FEAT_SEAL_OCB). */
+enum vtp_cipher vtp_auth_cipher(const struct vtp_auth_ctx *ctx);
+
 void vtp_auth_keys(const struct vtp_psk *k, const struct vtp_auth_ctx *ctx,
 		   const uint8_t *token, struct vtp_keys *out);
 void vtp_keys_wipe(struct vtp_keys *keys);

@@ -47,6 +47,8 @@ enum vtp_cipher_pref {
 	VTP_CIPHER_PREF_CHACHA,	/* ChaCha20-Poly1305 */
 };
 
+/* what vtp_cipher_pref_parse() takes, for messages */
+#define VTP_CIPHER_PREF_NAMES	"auto, aes-256-ocb or chacha20-poly1305"
 /* "auto", "aes-256-ocb" or "chacha20-poly1305": 0, or -1. */
 int vtp_cipher_pref_parse(const char *text, enum vtp_cipher_pref *out);
 /* Whether to ask for, or grant, AES-256-OCB. */

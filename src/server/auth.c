@@ -95,9 +95,7 @@ void vtd_auth_control(struct vtd_conn *c, const struct vtp_msg *m)
 	vtp_auth_proof(k, VTP_AUTH_SERVER, &s->actx, a.mac);
 	vt_notice("#%u %s: client '%s' authenticated; session sealed with %s",
 		  c->id, c->peer, s->name,
-		  vtp_cipher_name(s->actx.features & VTP_FEAT_SEAL_OCB ?
-				  VTP_CIPHER_AES256_OCB :
-				  VTP_CIPHER_CHACHA20_POLY1305));
+		  vtp_cipher_name(vtp_auth_cipher(&s->actx)));
 	vtd_conn_send(c, buf, (size_t)vtp_encode_auth_reply(buf, sizeof(buf),
 							    m->hdr.reqid, &a));
 	/* AUTH and AUTH_REPLY are the last clear frames */
