@@ -451,7 +451,7 @@ static size_t vtd_satip_ts_gso(struct vtd_satip_sess *s,
 	struct vtd_satip *sp = vtd_sp(s->srv);
 	struct msghdr mh;
 	struct cmsghdr *cm;
-	size_t i = 0, m, done, pk;
+	size_t i = 0, m, pk;
 	unsigned int nd, ni;
 	uint16_t seg = RTP_DGRAM;
 	ssize_t sent;
@@ -491,14 +491,11 @@ static size_t vtd_satip_ts_gso(struct vtd_satip_sess *s,
 			s->no_gso = true;
 			return i;
 		}
-		for (done = 0; done < pk; done += m) {
-			m = pk - done < RTP_PKTS ? pk - done : RTP_PKTS;
-			if (sent >= 0) {
-				s->packets++;
-				s->octets += m * 188;
-			} else {
-				s->dropped += m;
-			}
+		if (sent >= 0) {
+			s->packets += nd;
+			s->octets += pk * 188;
+		} else {
+			s->dropped += pk;
 		}
 		s->seq = (uint16_t)(s->seq + nd);
 		i += pk;
