@@ -118,6 +118,7 @@ fi
 expect 0 "pid=256 packets=4 cc_errors=0" "clean stream" -- "$BIN/vt-tscheck" "$T/clean.ts"
 { pkt 256 0; pkt 256 1; pkt 256 3; } > "$T/gap.ts"
 expect 1 "pid=256 packets=3 cc_errors=1" "lost packet" -- "$BIN/vt-tscheck" "$T/gap.ts"
+expect 1 "ccerr pid=256 packet=2 of=3 cc=3 after=1" "where the first error is" -- "$BIN/vt-tscheck" "$T/gap.ts"
 { pkt 256 0; pkt 256 1; pkt 256 1; pkt 256 2; } > "$T/dup.ts"
 expect 0 "cc_errors=0 duplicates=1" "one duplicate allowed" -- "$BIN/vt-tscheck" "$T/dup.ts"
 { pkt 256 0; pkt 256 1; pkt 256 1; pkt 256 1; } > "$T/dup2.ts"

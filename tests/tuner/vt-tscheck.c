@@ -4,6 +4,8 @@
  *   vt-tscheck [--pid P]... [--pids LIST] [-q] FILE
  *	Per PID: packet count, continuity errors, duplicates, discontinuity
  *	indicators, TEI; sync errors and trailing bytes for the file.
+ *	A PID with continuity errors gets a "ccerr" line: the packet index
+ *	of its first error, its counter and the counter before it.
  *	Exit 0: no sync errors, no trailing partial packet and no continuity
  *	error on the checked PIDs (all PIDs, or those given); 1: errors found;
  *	2: usage or I/O error.
@@ -40,6 +42,9 @@ struct pidstat {
 	uint64_t scrambled;
 	int last_cc;		/* -1: none yet */
 	int dup_run;		/* duplicates seen of the current packet */
+	int64_t first_err;	/* packet index of the first CC error, -1 */
+	int first_err_cc;	/* its counter */
+	int first_err_last;	/* and the counter before it */
 };
 
 struct tsfile {
@@ -152,7 +157,18 @@ static inline int pkt_pid(const uint8_t *p)
 	return ((p[1] & 0x1f) << 8) | p[2];
 }
 
-static void check_cc(struct pidstat *s, const uint8_t *p, const uint8_t *prev)
+static void cc_error(struct pidstat *s, size_t idx, int cc)
+{
+	if (!s->cc_errors) {
+		s->first_err = (int64_t)idx;
+		s->first_err_cc = cc;
+		s->first_err_last = s->last_cc;
+	}
+	s->cc_errors++;
+}
+
+static void check_cc(struct pidstat *s, const uint8_t *p, const uint8_t *prev,
+		     size_t idx)
 {
 	int afc = (p[3] >> 4) & 3;
 	int cc = p[3] & 0x0f;
@@ -189,12 +205,12 @@ static void check_cc(struct pidstat *s, const uint8_t *p, const uint8_t *prev)
 			s->duplicates++;
 			s->dup_run = 1;
 		} else {
-			s->cc_errors++;
+			cc_error(s, idx, cc);
 		}
 		return;
 	}
 	if (cc != ((s->last_cc + 1) & 0x0f))
-		s->cc_errors++;
+		cc_error(s, idx, cc);
 	s->last_cc = cc;
 	s->dup_run = 0;
 }
@@ -249,15 +265,17 @@ static int do_check(const char *name, int quiet)
 
 	if (load(&f, name) < 0)
 		return 2;
-	for (pid = 0; pid < NPIDS; pid++)
+	for (pid = 0; pid < NPIDS; pid++) {
 		st[pid].last_cc = -1;
+		st[pid].first_err = -1;
+	}
 	for (i = 0; i < f.npkt; i++) {
 		const uint8_t *p = f.data + f.pkt[i];
 
 		pid = pkt_pid(p);
 		st[pid].packets++;
 		if (pid != 0x1fff)
-			check_cc(&st[pid], p, lastpkt[pid]);
+			check_cc(&st[pid], p, lastpkt[pid], i);
 		lastpkt[pid] = p;
 	}
 	for (pid = 0; pid < NPIDS; pid++) {
@@ -277,6 +295,10 @@ static int do_check(const char *name, int quiet)
 			       (unsigned long long)s->discontinuities,
 			       (unsigned long long)s->tei,
 			       (unsigned long long)s->scrambled);
+		if (!quiet && s->first_err >= 0)
+			printf("ccerr pid=%d packet=%lld of=%zu cc=%d after=%d\n",
+			       pid, (long long)s->first_err, f.npkt,
+			       s->first_err_cc, s->first_err_last);
 	}
 	printf("total packets=%zu checked_packets=%llu pids=%llu cc_errors=%llu "
 	       "sync_errors=%llu dropped_bytes=%llu trailing_bytes=%zu\n",

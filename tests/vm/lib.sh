@@ -443,6 +443,7 @@ ts_compare() {
 			if (!(k[2] in seen)) { seen[k[2]] = 1; pids[np++] = k[2] + 0 }
 			cnt[f, k[2]] = n[2]; cc[f, k[2]] = c[2]
 		}
+		/^ccerr / { split($2, k, "="); where[f, k[2]] = $3 " " $4 " " $5 " " $6 }
 		/^total / {
 			for (i = 2; i <= NF; i++) { split($i, kv, "="); tot[f, kv[1]] = kv[2] }
 		}
@@ -483,7 +484,9 @@ ts_compare() {
 					problem(sprintf("PID %d: %d packets through vtuner, %.1f%% of %.0f directly (< %d%%)",
 						p, r, 100 * r / d, d, min))
 				if (cc[1, p] > ccok || cc[2, p] > ccok)
-					problem("PID " p ": continuity errors, " cc[1, p] + 0 " directly, " cc[2, p] + 0 " through vtuner")
+					problem("PID " p ": continuity errors, " cc[1, p] + 0 " directly, " cc[2, p] + 0 \
+						" through vtuner" ((1, p) in where ? "; directly, the first at " where[1, p] : "") \
+						((2, p) in where ? "; through vtuner, the first at " where[2, p] : ""))
 			}
 			if (!nd)
 				problem("the direct recording " fa " has no packets: no baseline")
