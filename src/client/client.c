@@ -20,6 +20,7 @@
 #include "client/client.h"
 #include "client/front.h"
 #include "client/monitor.h"
+#include "client/pidset.h"
 #include "client/props.h"
 #include "client/remote.h"
 #include "common/clock.h"
@@ -37,6 +38,7 @@ struct vc_client {
 	struct vc_front *front;
 	struct vc_remote *remote;
 	struct vc_wanted want;
+	struct vc_pidset *pidset;	/* want.pids from the applications' */
 	struct vc_remote_events ev;
 	struct vc_monitor mon;
 	int tfd, sfd;
@@ -162,6 +164,14 @@ static void on_answered(void *arg, uint32_t token)
 
 /* ---- what the front says ------------------------------------------------ */
 
+/* want.pids changed: to the remote, and the stream's checker. */
+static void pids_changed(struct vc_client *c)
+{
+	c->want.have_pids = true;
+	tscc_set_pids(&c->mon.tscc, c->want.pids->pid, c->want.pids->num);
+	c->remote->ops->pids(c->remote);
+}
+
 /*
  * A tune: sent to the remote, answered at once (the module's frontend
  * thread waits), and only then logged: no log write on the zap path.
@@ -170,6 +180,9 @@ void vc_client_tune(struct vc_client *c, const struct vtp_tune *t)
 {
 	char desc[96];
 
+	/* the PIDs kept for a filter reopened are no use after a tune */
+	if (vc_pidset_tuned(c->pidset, c->want.pids))
+		pids_changed(c);
 	c->want.tune = *t;
 	c->want.have_tune = true;
 	vc_sec_tuned(&c->want.sec);
@@ -198,13 +211,13 @@ void vc_client_sec(struct vc_client *c, const struct vc_sec_op *op)
 	c->sec_deadline = vt_now_ns() + SEC_ANSWER_TIMEOUT;
 }
 
+/* The remote's set follows the applications' (pidset.h). */
 void vc_client_pids(struct vc_client *c, const struct vtp_pids *p)
 {
-	if (p != c->want.pids)
-		memcpy(c->want.pids, p, sizeof(*p));
-	c->want.have_pids = true;
-	tscc_set_pids(&c->mon.tscc, p->pid, p->num);
-	c->remote->ops->pids(c->remote);
+	bool first = !c->want.have_pids;
+
+	if (vc_pidset_want(c->pidset, p, vt_now_ns(), c->want.pids) || first)
+		pids_changed(c);
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -216,6 +229,8 @@ static uint64_t timers(struct vc_client *c, uint64_t now)
 
 	if (c->sec_pending && now >= c->sec_deadline)
 		sec_answer(c, "no answer from the server within 1.5 s");
+	if (vc_pidset_expire(c->pidset, now, c->want.pids))
+		pids_changed(c);
 	next = c->remote->ops->timers(c->remote, now);
 	c->remote->ops->stats(c->remote, &rs);
 	t = vc_mon_timers(&c->mon, now, &rs, &c->want,
@@ -224,6 +239,9 @@ static uint64_t timers(struct vc_client *c, uint64_t now)
 		next = t;
 	if (c->sec_pending && c->sec_deadline < next)
 		next = c->sec_deadline;
+	t = vc_pidset_next(c->pidset);
+	if (t && t < next)
+		next = t;
 	return next;
 }
 
@@ -250,10 +268,12 @@ static int setup(struct vc_client *c, const struct vc_opts *o)
 	c->tfd = c->sfd = -1;
 	vc_sec_init(&c->want.sec);
 	c->want.pids = calloc(1, sizeof(*c->want.pids));
-	if (!c->want.pids) {
+	c->pidset = malloc(sizeof(*c->pidset));
+	if (!c->want.pids || !c->pidset) {
 		vt_err("out of memory");
 		return -1;
 	}
+	vc_pidset_init(c->pidset, VC_PIDSET_LINGER_MS * MS);
 	c->ev = (struct vc_remote_events){
 		.ready = on_ready, .status = on_status, .ts = on_ts,
 		.lost = on_lost, .answered = on_answered,
@@ -289,6 +309,7 @@ static void teardown(struct vc_client *c)
 	if (c->front)
 		c->front->ops->free(c->front);
 	free(c->want.pids);
+	free(c->pidset);
 	if (c->tfd >= 0)
 		close(c->tfd);
 	if (c->sfd >= 0)

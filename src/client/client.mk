@@ -5,7 +5,7 @@ VC_SRCS := src/client/main.c src/client/client.c src/client/front_ctrl.c \
 	   src/client/remote_vtp.c \
 	   src/client/remote_satip.c src/client/sec.c src/client/monitor.c \
 	   src/client/ctrl.c src/client/net.c src/client/tscc.c \
-	   src/client/props.c src/client/discover.c \
+	   src/client/props.c src/client/pidset.c src/client/discover.c \
 	   src/client/discover_satip.c src/client/status.c
 VC_OBJS := $(patsubst src/client/%.c,$(B)/client/%.o,$(VC_SRCS))
 VTUNERC := $(B)/client/vtunerc

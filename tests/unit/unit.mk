@@ -64,6 +64,10 @@ $(UNIT_DIR)/test_tscc: $(UNIT_DIR)/test_tscc.o $(B)/client/tscc.o
 $(UNIT_DIR)/test_client_sec: $(UNIT_DIR)/test_client_sec.o $(B)/client/sec.o $(VTP_LIB)
 	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
 
+# The PID set vtunerc asks its remote for (src/client/pidset.c): make check-client.
+$(UNIT_DIR)/test_pidset: $(UNIT_DIR)/test_pidset.o $(B)/client/pidset.o
+	$(CC) $(CFLAGS) $^ $(UNIT_LIBS) -o $@
+
 # What vtunerc writes of a server's strings (status.c, ctrl.c, log.c),
 # the control device's ioctl() wrapped: make check-client.
 $(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/status.o \
@@ -74,8 +78,9 @@ $(UNIT_DIR)/test_peer_strings: $(UNIT_DIR)/test_peer_strings.o $(B)/client/statu
 # claim, on tests/tuner's mock control device.
 .PHONY: check-client
 check-client: $(UNIT_DIR)/test_tscc $(UNIT_DIR)/test_peer_strings \
-		$(UNIT_DIR)/test_client_sec vtunerc $(B)/tests/tuner/mockdev.so
+		$(UNIT_DIR)/test_client_sec $(UNIT_DIR)/test_pidset vtunerc $(B)/tests/tuner/mockdev.so
 	@r=0; $(UNIT_DIR)/test_tscc || r=1; \
 		tests/unit/run-tests.sh $(UNIT_DIR)/test_client_sec || r=1; \
+		tests/unit/run-tests.sh $(UNIT_DIR)/test_pidset || r=1; \
 		tests/unit/run-tests.sh $(UNIT_DIR)/test_peer_strings || r=1; \
 		tests/client/run.sh $(B) || r=1; exit $$r
