@@ -46,13 +46,21 @@ timeout 60 dvbv5-zap -a 0 -c c.conf -r -o rec.ts -t 10 "Sim Cable One" >zap.out 
 tail -n 3 zap.out
 grep -q "Lock" zap.out || fail "dvbv5-zap saw no lock"
 "$VT_TOOLS/vt-tscheck" rec.ts | tee rec.check || true	# errors at the drops
-# Sim Cable One: 8 Mbit/s of video on PID 257 (losses apart)
+# Sim Cable One: 8 Mbit/s of video on PID 257, 219334 bit/s of audio on
+# 258 (losses apart).  The relay is Python in a guest whose CPU the host
+# shares: when it falls behind, vtunerd's HTTP stream to it drops whole
+# frames, of both PIDs alike.  So the PIDs' rates are judged by their
+# ratio, and the video must have at least half its rate.
 dur=$(ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 rec.ts)
 vpk=$(sed -n 's/^pid=257 packets=\([0-9]*\).*/\1/p' rec.check)
+apk=$(sed -n 's/^pid=258 packets=\([0-9]*\).*/\1/p' rec.check)
 rate=$(awk -v p="$vpk" -v d="$dur" 'BEGIN { printf "%d", p * 188 * 8 / d }')
-log "video PID: $vpk packets in $dur s: $rate bit/s"
-[ "$rate" -ge 7200000 ] && [ "$rate" -le 8800000 ] ||
+ratio=$(awk -v v="$vpk" -v a="${apk:-0}" 'BEGIN { printf "%d", a ? 1000 * v / a : 0 }')
+log "video PID: $vpk packets in $dur s: $rate bit/s; audio $apk packets; video/audio x $ratio/1000 (configured 36474)"
+[ "$rate" -ge 4000000 ] && [ "$rate" -le 8800000 ] ||
 	fail "video bitrate $rate bit/s, configured 8000000"
+[ "$ratio" -ge 32826 ] && [ "$ratio" -le 40121 ] ||
+	fail "video/audio packets x $ratio/1000, configured 36474 (8000000 / 219334)"
 others=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' rec.check | grep -vx '257\|258' || true)
 [ -z "$others" ] || fail "recording has unrequested PIDs: $others"
 
