@@ -78,6 +78,16 @@
  */
 #define GRO_VLEN		16
 #define GRO_MSG			65536
+/*
+ * Each message is read scattered: the header of each usual datagram
+ * (12 + 7 x 188 bytes) to one array, its payload right after the one
+ * before, so that a message's TS is one run without a copy; the rest of
+ * a message (never with usual datagrams) to a spare area.
+ */
+#define GRO_DGRAM		(SATIP_RTP_HDR_LEN + SLOT)
+#define GRO_SEGS		(GRO_MSG / GRO_DGRAM)	/* 49 */
+#define GRO_SPARE		(GRO_MSG - GRO_SEGS * GRO_DGRAM)
+#define GRO_IOV			(2 * GRO_SEGS + 1)
 #define STAGE_CAP		(256 * 1024)	/* TCP: TS gathered per write */
 #define RCVBUF			(8 * 1024 * 1024)
 
@@ -190,9 +200,14 @@ struct remote_satip {
 	struct mmsghdr mm[VLEN];
 	struct iovec iov[VLEN][2];
 	/* the same with UDP_GRO, once a socket has it */
-	uint8_t *gro_buf;	/* GRO_VLEN x GRO_MSG, contiguous */
+	uint8_t *gro_buf;	/* payloads: GRO_VLEN x GRO_SEGS x SLOT, then
+				 * headers: GRO_VLEN x GRO_SEGS x 12, then
+				 * spare: GRO_VLEN x GRO_SPARE, then one
+				 * message joined again: GRO_MSG */
 	struct mmsghdr gmm[GRO_VLEN];
-	struct iovec giov[GRO_VLEN];
+	struct iovec giov[GRO_VLEN][GRO_IOV];
+	uint64_t gro_msgs;	/* reads of several datagrams */
+	uint64_t gro_odd;	/* of them, not of the usual size */
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -938,12 +953,34 @@ static int tcp_connect(struct sess *s, const struct addrinfo *ai)
  * receive path.  Without it (an older kernel, no memory), datagrams come
  * one by one, as before.
  */
+#define GRO_PAY(rs, i, k) \
+	((rs)->gro_buf + ((size_t)(i) * GRO_SEGS + (k)) * SLOT)
+#define GRO_HDR(rs, i, k) \
+	((rs)->gro_buf + (size_t)GRO_VLEN * GRO_SEGS * SLOT + \
+	 ((size_t)(i) * GRO_SEGS + (k)) * SATIP_RTP_HDR_LEN)
+#define GRO_SPARE_AT(rs, i) \
+	((rs)->gro_buf + (size_t)GRO_VLEN * GRO_SEGS * GRO_DGRAM + \
+	 (size_t)(i) * GRO_SPARE)
+#define GRO_JOINED_AT(rs) \
+	((rs)->gro_buf + (size_t)GRO_VLEN * GRO_MSG)
+
 static void gro_enable(struct remote_satip *rs, struct sess *s)
 {
-	int one = 1;
+	int one = 1, i, k;
 
-	if (!rs->gro_buf)
-		rs->gro_buf = malloc((size_t)GRO_VLEN * GRO_MSG);
+	if (!rs->gro_buf) {
+		rs->gro_buf = malloc((size_t)(GRO_VLEN + 1) * GRO_MSG);
+		for (i = 0; rs->gro_buf && i < GRO_VLEN; i++) {
+			for (k = 0; k < GRO_SEGS; k++) {
+				rs->giov[i][2 * k] = (struct iovec){
+					GRO_HDR(rs, i, k), SATIP_RTP_HDR_LEN };
+				rs->giov[i][2 * k + 1] = (struct iovec){
+					GRO_PAY(rs, i, k), SLOT };
+			}
+			rs->giov[i][2 * GRO_SEGS] = (struct iovec){
+				GRO_SPARE_AT(rs, i), GRO_SPARE };
+		}
+	}
 	s->gro = rs->gro_buf &&
 		 setsockopt(s->rtp_fd, SOL_UDP, UDP_GRO, &one,
 			    sizeof(one)) == 0;
@@ -1275,15 +1312,31 @@ static void tcp_event(struct remote_satip *rs, struct sess *s, short revents,
 	}
 }
 
+/* A datagram with another header (or an unusual size): parsed, copied. */
+static void rtp_odd_datagram(struct remote_satip *rs, const uint8_t *d,
+			     size_t len, uint64_t now)
+{
+	struct satip_rtp_info ri;
+
+	if (satip_rtp_parse(d, len, &ri) < 0) {
+		rs->bad_rtp++;
+		return;
+	}
+	ts_flush(rs);
+	satip_rx_push(&rs->rx, ri.seq, d + ri.hlen, ri.plen, now,
+		      deliver_copy, rs);
+	ts_flush(rs);
+}
+
 /*
- * One datagram of len bytes at d, header and payload together (UDP_GRO):
- * the usual ones have their payload moved down to *w, right after the
- * previous one's, so that a batch is one run for the module.
+ * One datagram of len bytes at d, header and payload together (a message
+ * of unusual datagrams, joined again): the usual ones have their payload
+ * moved down to *w, right after the previous one's, so that a message is
+ * one run for the module.
  */
 static void rtp_gro_datagram(struct remote_satip *rs, uint8_t *d, size_t len,
 			     uint8_t **w, uint64_t now)
 {
-	struct satip_rtp_info ri;
 	size_t plen;
 
 	if (len < SATIP_RTP_HDR_LEN) {
@@ -1300,14 +1353,70 @@ static void rtp_gro_datagram(struct remote_satip *rs, uint8_t *d, size_t len,
 		*w += plen;
 		return;
 	}
-	if (satip_rtp_parse(d, len, &ri) < 0) {
-		rs->bad_rtp++;
-		return;
+	rtp_odd_datagram(rs, d, len, now);
+}
+
+/*
+ * Message i, len bytes of usual datagrams (GRO_DGRAM each, the last one
+ * maybe shorter), read scattered: the payloads are in place, one run.
+ * Returns the number of datagrams.
+ */
+static size_t gro_usual(struct remote_satip *rs, struct sess *s, int i,
+			size_t len, uint64_t now)
+{
+	uint8_t tmp[GRO_DGRAM];
+	size_t k, dlen, plen;
+	const uint8_t *h;
+	uint8_t *p;
+
+	for (k = 0; k * GRO_DGRAM < len && !s->lost; k++) {
+		dlen = len - k * GRO_DGRAM;
+		if (dlen > GRO_DGRAM)
+			dlen = GRO_DGRAM;
+		if (dlen < SATIP_RTP_HDR_LEN) {
+			rs->bad_rtp++;
+			continue;
+		}
+		h = GRO_HDR(rs, i, k);
+		p = GRO_PAY(rs, i, k);
+		plen = dlen - SATIP_RTP_HDR_LEN;
+		if (h[0] == 0x80 && (h[1] & 0x7f) == SATIP_RTP_PT &&
+		    plen % 188 == 0) {
+			satip_rx_push(&rs->rx, (uint16_t)(h[2] << 8 | h[3]),
+				      p, plen, now, deliver, rs);
+			continue;
+		}
+		memcpy(tmp, h, SATIP_RTP_HDR_LEN);
+		memcpy(tmp + SATIP_RTP_HDR_LEN, p, plen);
+		rtp_odd_datagram(rs, tmp, dlen, now);
 	}
+	return k;
+}
+
+/*
+ * Message i, len bytes of datagrams of seg bytes but not the usual size:
+ * joined again from its pieces, then taken datagram by datagram.
+ * Returns the number of datagrams.
+ */
+static size_t gro_joined(struct remote_satip *rs, struct sess *s, int i,
+			 size_t len, size_t seg, uint64_t now)
+{
+	uint8_t *m = GRO_JOINED_AT(rs), *w = m;
+	size_t off, n, k, dgrams = 0;
+
+	for (off = 0, k = 0; off < len && k < GRO_IOV; k++) {
+		n = rs->giov[i][k].iov_len;
+		if (n > len - off)
+			n = len - off;
+		memcpy(m + off, rs->giov[i][k].iov_base, n);
+		off += n;
+	}
+	for (off = 0; off < len && !s->lost; off += seg, dgrams++)
+		rtp_gro_datagram(rs, m + off, len - off < seg ? len - off : seg,
+				 &w, now);
+	/* the run is in m, which the next such message overwrites */
 	ts_flush(rs);
-	satip_rx_push(&rs->rx, ri.seq, d + ri.hlen, ri.plen, now,
-		      deliver_copy, rs);
-	ts_flush(rs);
+	return dgrams;
 }
 
 /*
@@ -1321,19 +1430,16 @@ static void rtp_gro_datagram(struct remote_satip *rs, uint8_t *d, size_t len,
 static bool rtp_event_gro(struct remote_satip *rs, struct sess *s,
 			  uint64_t now)
 {
-	size_t len, seg, off, msgs = 0, dgrams = 0;
+	size_t len, seg, k, msgs = 0, dgrams = 0;
 	struct cmsghdr *cm;
 	int i, n, rounds, g;
-	uint8_t *w, *m;
 
 	for (rounds = 0; rounds < RTP_ROUNDS && !s->lost; rounds++) {
 		for (i = 0; i < GRO_VLEN; i++) {
-			rs->giov[i] = (struct iovec){
-				rs->gro_buf + (size_t)i * GRO_MSG, GRO_MSG };
 			memset(&rs->gmm[i].msg_hdr, 0,
 			       sizeof(rs->gmm[i].msg_hdr));
-			rs->gmm[i].msg_hdr.msg_iov = &rs->giov[i];
-			rs->gmm[i].msg_hdr.msg_iovlen = 1;
+			rs->gmm[i].msg_hdr.msg_iov = rs->giov[i];
+			rs->gmm[i].msg_hdr.msg_iovlen = GRO_IOV;
 			rs->gmm[i].msg_hdr.msg_control = rs->gctl[i].buf;
 			rs->gmm[i].msg_hdr.msg_controllen =
 				sizeof(rs->gctl[i].buf);
@@ -1342,9 +1448,7 @@ static bool rtp_event_gro(struct remote_satip *rs, struct sess *s,
 		if (n <= 0)
 			break;
 		s->last_rx = now;
-		w = rs->gro_buf;
-		for (i = 0; i < n; i++) {
-			m = rs->gro_buf + (size_t)i * GRO_MSG;
+		for (i = 0; i < n && !s->lost; i++) {
 			len = rs->gmm[i].msg_len;
 			if (rs->gmm[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				rs->bad_rtp++;
@@ -1362,11 +1466,14 @@ static bool rtp_event_gro(struct remote_satip *rs, struct sess *s,
 					seg = (size_t)g;
 			}
 			msgs++;
-			for (off = 0; off < len && !s->lost; off += seg) {
-				rtp_gro_datagram(rs, m + off, len - off < seg ?
-						 len - off : seg, &w, now);
-				dgrams++;
+			if (seg == GRO_DGRAM || len <= GRO_DGRAM) {
+				k = gro_usual(rs, s, i, len, now);
+			} else {
+				k = gro_joined(rs, s, i, len, seg, now);
+				rs->gro_odd += k > 1;
 			}
+			rs->gro_msgs += k > 1;
+			dgrams += k;
 		}
 		ts_flush(rs);
 		if (n < GRO_VLEN)
@@ -1626,13 +1733,16 @@ static void satip_free(struct vc_remote *r)
 	if (s)
 		sess_free(s);
 	vt_info("SAT>IP: %llu datagrams, %llu lost (%llu TS packets), %llu "
-		"reordered, %llu late, %llu bad",
+		"reordered, %llu late, %llu bad; %llu reads of joined "
+		"datagrams (UDP_GRO), %llu of them not of 7 TS packets",
 		(unsigned long long)rs->rx.datagrams,
 		(unsigned long long)rs->rx.lost,
 		(unsigned long long)rs->rx.ts_lost,
 		(unsigned long long)rs->rx.reordered,
 		(unsigned long long)rs->rx.late,
-		(unsigned long long)rs->bad_rtp);
+		(unsigned long long)rs->bad_rtp,
+		(unsigned long long)rs->gro_msgs,
+		(unsigned long long)rs->gro_odd);
 	if (rs->ai)
 		freeaddrinfo(rs->ai);
 	free(rs->slots);

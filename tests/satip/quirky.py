@@ -36,7 +36,7 @@ import urllib.parse
 import uuid as uuidlib
 
 TS = 188
-PKTS = 7		# TS packets per RTP datagram
+UDP_SEGMENT = 103	# linux/udp.h
 FLUSH = 0.03		# a short datagram when no more came within this
 HOLD_MAX = 0.5		# a datagram held for --drop/--reorder: sent after this
 LOCK_AGE = 1.0		# lock: TS came from upstream within this
@@ -99,6 +99,11 @@ Quirks (each off unless given; --avm turns on all those marked *):
   --reorder N/M       likewise, send N of every M datagrams after their
                       successor (a swap).  Loss and reordering apply to RTP
                       over UDP only
+  --packets N         TS packets in an RTP datagram (default 7)
+  --gso N             RTP over UDP N datagrams a send, joined by the
+                      kernel (UDP_SEGMENT, as vtunerd sends): a receiver
+                      with UDP_GRO reads them joined (default 1: each
+                      datagram alone)
   --kill-after SEC    exit abruptly after SEC seconds: no TEARDOWN, no
                       byebye, the sockets just closed (exit status 0), for
                       restart tests
@@ -449,6 +454,7 @@ class Relay(threading.Thread):
         if self.pending:
             self.sess.out(self.pending)
             self.pending = b""
+        self.sess.gso_flush()
 
     def take(self, data):
         self.sess.last_ts = time.monotonic()
@@ -470,11 +476,12 @@ class Relay(threading.Thread):
         if not self.pending:
             self.pending_t = time.monotonic()
         self.pending += b"".join(good)
-        step = PKTS * TS
+        step = CFG.packets * TS
         while len(self.pending) >= step:
             self.sess.out(self.pending[:step])
             self.pending = self.pending[step:]
             self.pending_t = time.monotonic()
+        self.sess.gso_flush()			# what this read brought
 
     def run(self):
         while not self.stopping:
@@ -578,6 +585,7 @@ class Session:
         self.held = None			# (packet, TS packets, "drop"/"reorder", t)
         self.packets = self.octets = 0
         self.next_rtcp = 0.0
+        self.gso = []				# --gso: datagrams not sent yet
 
     # -- RTP out --
     def out(self, payload):
@@ -615,18 +623,46 @@ class Session:
             if h and (older_than is None or time.monotonic() - h[3] > older_than):
                 self.held = None
                 self.send(h[0], h[1])
+                self.gso_send()
 
     def send(self, pkt, n):		# with self.lock
         if self.tr[0] == "tcp":
             if not self.conn.frame(self.tr[1], pkt):
                 return
             STATS.add("interleaved")
+        elif CFG.gso > 1:
+            # one size but the last: a datagram longer than the first
+            # goes in the next send
+            if self.gso and (len(pkt) > len(self.gso[0]) or
+                             len(self.gso[-1]) < len(self.gso[0])):
+                self.gso_send()
+            self.gso.append(pkt)
+            if len(self.gso) >= CFG.gso:
+                self.gso_send()
         else:
             try:
                 UDP_RTP.sendto(pkt, (self.addr, self.tr[1]))
             except OSError as e:
                 log("session %s: RTP: %s" % (self.id, e))
                 return
+        self.sent(pkt, n)
+
+    def gso_send(self):			# with self.lock
+        batch, self.gso = self.gso, []
+        if not batch:
+            return
+        try:
+            UDP_RTP.sendmsg([b"".join(batch)],
+                            [(socket.SOL_UDP, UDP_SEGMENT, struct.pack("=H", len(batch[0])))],
+                            0, (self.addr, self.tr[1]))
+        except OSError as e:
+            log("session %s: RTP (GSO, %d datagrams): %s" % (self.id, len(batch), e))
+
+    def gso_flush(self):
+        with self.lock:
+            self.gso_send()
+
+    def sent(self, pkt, n):
         STATS.add("datagrams_sent")
         STATS.add("ts_sent", n)
         self.packets += 1
@@ -1240,6 +1276,10 @@ def options(argv):
     p.add_argument("--seed", type=int, default=1,
                    help="seed of --drop and --reorder (default 1)")
     p.add_argument("--stats", metavar="FILE", help="counters, see below")
+    p.add_argument("--packets", type=int, default=7, choices=range(1, 8), metavar="N",
+                   help="TS packets in an RTP datagram (1..7)")
+    p.add_argument("--gso", type=int, default=1, choices=range(1, 65), metavar="N",
+                   help="RTP over UDP: N datagrams a send (UDP_SEGMENT)")
     p.add_argument("--kill-after", type=float, metavar="SEC",
                    help="exit abruptly after SEC seconds")
     p.add_argument("-v", "--verbose", action="store_true",

@@ -232,6 +232,43 @@ else
 	fail "quirky.py (loss) starts"
 fi
 
+# ---- datagrams sent joined (UDP_SEGMENT), of the usual size and not -----------
+# vtunerc reads them joined (UDP_GRO): datagrams of 7 TS packets straight
+# to their place, others (5 here) joined again and taken one by one; the
+# losses and swaps are counted as one by one.
+for gso in "7 16" "5 16"; do
+	read -r pk n <<<"$gso"
+	name=gso$pk
+	if ! quirky "$name" --packets "$pk" --gso "$n" --drop 1/50 --reorder 1/40 --seed 5; then
+		fail "quirky.py (--packets $pk --gso $n) starts"
+		continue
+	fi
+	vtc "$name" 6 --satip "rtsp://127.0.0.1:$qport/" --tune "$C" --pids "$P601" \
+		--stop-first "$qpid"
+	read -r dg lost lost_ts reord <<<"$(summary "$name")"
+	joined=$(sed -n 's/.* \([0-9]*\) reads of joined datagrams (UDP_GRO), \([0-9]*\) of them.*/\1 \2/p' "$W/$name.log" | tail -1)
+	echo "# $pk TS packets a datagram, $n a send: vtunerc: $dg datagrams, $lost lost ($lost_ts TS), $reord reordered, reads joined / of another size: $joined; quirky: dropped $(qstat "$name" dropped) ($(qstat "$name" dropped_ts) TS), reordered $(qstat "$name" reordered)"
+	read -r jn jo <<<"$joined"
+	check "$pk TS packets a datagram, $n a send: read joined (${jn:-?} reads)" \
+		eval '[ "${jn:-0}" -gt 10 ]'
+	if [ "$pk" = 7 ]; then
+		check "... none joined again (7 TS packets: in place)" eval '[ "${jo:-x}" = 0 ]'
+	else
+		check "... joined again, every one (${jo:-?} of ${jn:-?})" eval '[ "${jo:-x}" = "$jn" ]'
+	fi
+	check "... the datagrams and TS packets reported lost equal those dropped ($(qstat "$name" dropped), $(qstat "$name" dropped_ts))" \
+		eval '[ "${lost:-x}" = "$(qstat "$name" dropped)" ] && [ "${lost_ts:-x}" = "$(qstat "$name" dropped_ts)" ] && [ "$lost" -gt 2 ]'
+	check "... the swapped ones put back in order ($(qstat "$name" reordered))" \
+		eval '[ "${reord:-x}" = "$(qstat "$name" reordered)" ] && [ "$reord" -gt 2 ]'
+	"$TSCHECK" "$W/$name.ts" >"$W/$name.check" 2>&1
+	cc=$(sed -n 's/.* cc_errors=\([0-9]*\) .*/\1/p' "$W/$name.check" | tail -1)
+	check "... continuity errors only at the drops (${cc:-?} <= 2 x $(qstat "$name" dropped))" \
+		eval '[ -n "$cc" ] && [ "$cc" -le $((2 * $(qstat "$name" dropped))) ]'
+	vpk=$(sed -n 's/^pid=257 packets=\([0-9]*\) .*/\1/p' "$W/$name.check")
+	check "... the video flowed (${vpk:-0} packets of PID 257)" eval '[ "${vpk:-0}" -gt 10000 ]'
+	kill "$qpid" 2>/dev/null
+done
+
 # ---- the server loses the session, dies, comes back -------------------------
 if quirky fault --timeout 30; then
 	fport=$qport
