@@ -297,9 +297,15 @@ check_or_show "DESCRIBE unknown stream 404, PLAY unknown session 454, no client_
 
 # ---- 6. the end of sessions ----------------------------------------------------
 
-# each while the session plays: its tuner is busy (vtp's LIST_TUNERS)
+# each while the session plays: its tuner is busy (vtp's LIST_TUNERS),
+# asked once vtunerd has set the session up (rtspc, Python, may take
+# more than a second to start beside the VMs of make check)
+setups() { grep -c "SAT>IP session .*: SETUP .*: 200" "$W/a.log" || true; }
+set_up_after() { [ "$(setups)" -gt "$1" ]; }	# set_up_after N: a SETUP more
+n=$(setups)
 bg rtspc "$A" play "$S1&pids=0" 3 "$W/td.ts" --status "$W/td.st" 2>"$W/td.log"
-sleep 1.5
+within 10 set_up_after "$n"
+sleep 0.3
 "$PROBE" -s "127.0.0.1:$((pa + 1))" -l >"$W/td.busy" 2>&1
 wait_bg
 td() {
@@ -310,9 +316,11 @@ td() {
 }
 check_or_show "TEARDOWN ends the session, its tuner is free" td -- "$W/td.st" \
 	"$W/td.busy" "$W/a.log"
+n=$(setups)
 bg rtspc "$A" play "$C&pids=0" 3 "$W/tcpgone.ts" --tcp --vanish \
 	--status "$W/tcpgone.st" 2>"$W/tcpgone.log"
-sleep 1.5
+within 10 set_up_after "$n"
+sleep 0.3
 "$PROBE" -s "127.0.0.1:$((pa + 1))" -l >"$W/tcpgone.busy" 2>&1
 wait_bg
 tcpgone() {
