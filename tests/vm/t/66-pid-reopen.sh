@@ -8,8 +8,8 @@
 # on, and the recording's PAT, PMT and audio have no continuity error.
 # Before, the server stopped PID 0 and started it again: vidtv restarted
 # its stream (its counters at 0), and the packets of before the stop,
-# 40 ms on the way, reached the new filter first (half the recordings
-# had a continuity error on PID 0).
+# 40 ms on the way, reached the new filter first (1 in 6 to 1 in 2 of the
+# recordings had a continuity error on PID 0).
 # vm-cost: 45 30%
 # vm-timeout: 240
 set -euo pipefail
