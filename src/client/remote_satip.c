@@ -1312,6 +1312,15 @@ static void tcp_event(struct remote_satip *rs, struct sess *s, short revents,
 	}
 }
 
+/*
+ * The usual RTP header (V=2, no padding, extension or CSRC, MP2T) before
+ * plen bytes of whole TS packets: the payload is taken as it lies.
+ */
+static bool rtp_usual(const uint8_t *h, size_t plen)
+{
+	return h[0] == 0x80 && (h[1] & 0x7f) == SATIP_RTP_PT && plen % 188 == 0;
+}
+
 /* A datagram with another header (or an unusual size): parsed, copied. */
 static void rtp_odd_datagram(struct remote_satip *rs, const uint8_t *d,
 			     size_t len, uint64_t now)
@@ -1344,7 +1353,7 @@ static void rtp_gro_datagram(struct remote_satip *rs, uint8_t *d, size_t len,
 		return;
 	}
 	plen = len - SATIP_RTP_HDR_LEN;
-	if (d[0] == 0x80 && (d[1] & 0x7f) == SATIP_RTP_PT && plen % 188 == 0) {
+	if (rtp_usual(d, plen)) {
 		uint16_t seq = (uint16_t)(d[2] << 8 | d[3]);
 
 		/* *w is at most d + 12: everything after it is still unread */
@@ -1380,8 +1389,7 @@ static size_t gro_usual(struct remote_satip *rs, struct sess *s, int i,
 		h = GRO_HDR(rs, i, k);
 		p = GRO_PAY(rs, i, k);
 		plen = dlen - SATIP_RTP_HDR_LEN;
-		if (h[0] == 0x80 && (h[1] & 0x7f) == SATIP_RTP_PT &&
-		    plen % 188 == 0) {
+		if (rtp_usual(h, plen)) {
 			satip_rx_push(&rs->rx, (uint16_t)(h[2] << 8 | h[3]),
 				      p, plen, now, deliver, rs);
 			continue;
@@ -1523,9 +1531,7 @@ static void rtp_event(struct remote_satip *rs, struct sess *s, uint64_t now)
 				continue;
 			}
 			len -= SATIP_RTP_HDR_LEN;
-			/* the usual header: V=2, no padding, extension, CSRC */
-			if (h[0] == 0x80 && (h[1] & 0x7f) == SATIP_RTP_PT &&
-			    len % 188 == 0) {
+			if (rtp_usual(h, len)) {
 				satip_rx_push(&rs->rx, h[2] << 8 | h[3], pl,
 					      len, now, deliver, rs);
 				continue;
